@@ -1,0 +1,17 @@
+//! Bit-exact, integer-only golden models of the ccrtl blocks.
+//!
+//! Each block has one model with one `step` per clock cycle. A model is
+//! written from the algorithm (`../shared/ALGORITHMS.md` and the seed it
+//! cites), never from the RTL: the RTL is checked against it, cycle by cycle.
+//! No floating point is used in a model; the float references of the
+//! published equations live in `reference` submodules beside them and are
+//! used only by tests that measure the error between the two.
+//!
+//! This crate has no HDL dependency, so users can take it alone as the
+//! reference for their own implementations.
+
+pub mod cp;
+pub mod error;
+pub mod xorshift;
+
+pub use error::ParamError;

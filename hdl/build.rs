@@ -1,0 +1,23 @@
+//! Records the git commit the Verilog generator is built from, for the
+//! header of every emitted file.
+use std::process::Command;
+
+fn main() {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let hash = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".into());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+        .map(|s| !s.is_empty())
+        .unwrap_or(false);
+    let rev = if dirty { format!("{hash}-dirty") } else { hash };
+    println!("cargo:rustc-env=CCRTL_GIT_REV={rev}");
+    for p in ["../.git/HEAD", "../.git/index", "../.git/refs/heads"] {
+        println!("cargo:rerun-if-changed={p}");
+    }
+}

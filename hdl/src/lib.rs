@@ -1,0 +1,10 @@
+//! The rust-hdl blocks of ccrtl and their Verilog emission.
+//!
+//! Every block is written once, in rust-hdl 0.46, with its structural sizes as
+//! const generics. `emit` turns a validated generation-time configuration into
+//! one self-contained Verilog file; `sim` runs the same block in rust-hdl's own
+//! simulator, the third leg of the lockstep checks.
+
+pub mod cp;
+pub mod emit;
+pub mod sim;
