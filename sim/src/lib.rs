@@ -1,1 +1,13 @@
-//! placeholder
+//! Simulation and checking for ccrtl: the Verilator driver, the lockstep
+//! checker, stimulus generators, VCD traces, CSV replay and the params file.
+
+pub mod block;
+pub mod cp;
+pub mod fsutil;
+pub mod lockstep;
+pub mod params;
+pub mod ports;
+pub mod replay;
+pub mod rng;
+pub mod vcd;
+pub mod verilator;

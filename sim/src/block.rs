@@ -1,0 +1,65 @@
+//! What the generic machinery (lockstep, VCD, replay, CLI) needs to know of a
+//! block. Each block implements [`Block`] once, in `sim/src/<block>.rs`.
+
+use crate::ports::Port;
+
+/// Named corner-case counters filled while a run checks a block.
+#[derive(Debug, Clone, Default)]
+pub struct Coverage {
+    pub points: Vec<(&'static str, u64)>,
+}
+
+impl Coverage {
+    pub fn new(names: &[&'static str]) -> Coverage {
+        Coverage {
+            points: names.iter().map(|&n| (n, 0)).collect(),
+        }
+    }
+    pub fn hit(&mut self, index: usize) {
+        self.points[index].1 += 1;
+    }
+    /// Names of the points never hit.
+    pub fn missed(&self) -> Vec<&'static str> {
+        self.points.iter().filter(|p| p.1 == 0).map(|p| p.0).collect()
+    }
+}
+
+pub trait Block {
+    /// Name used everywhere: `golden/src/NAME.rs`, `ccrtl_NAME.v`, CLI.
+    const NAME: &'static str;
+    /// Generation-time configuration (sizes and reset values).
+    type Config: Clone + std::fmt::Debug;
+    type In: Copy + Default + std::fmt::Debug;
+    type Out: Copy + Default + PartialEq + std::fmt::Debug;
+    type Golden: Clone;
+    /// Closed-loop random stimulus: may look at the golden model's state to
+    /// aim at corners (a depth exactly at a threshold, a full buffer).
+    type Stimulus: Stimulus<Self>;
+
+    /// Name of the clock input.
+    const CLOCK: &'static str = "clk";
+
+    /// Input ports then output ports, the clock excluded.
+    fn ports(config: &Self::Config) -> Vec<Port>;
+    fn encode_in(i: &Self::In, values: &mut [u128]);
+    fn decode_in(values: &[u128]) -> Self::In;
+    fn encode_out(o: &Self::Out, values: &mut [u128]);
+
+    fn golden(config: &Self::Config) -> Self::Golden;
+    fn golden_step(g: &mut Self::Golden, i: &Self::In) -> Self::Out;
+
+    /// The finished Verilog file.
+    fn verilog(config: &Self::Config) -> String;
+
+    /// The corner-case points this block's runs count.
+    fn coverage_points() -> &'static [&'static str];
+    /// Counts the points that the cycle about to run (`i` applied to state
+    /// `g`) hits.
+    fn cover(g: &Self::Golden, i: &Self::In, cov: &mut Coverage);
+}
+
+pub trait Stimulus<B: Block + ?Sized> {
+    fn new(config: &B::Config, seed: u64) -> Self;
+    /// Inputs of the next cycle, given the golden model's current state.
+    fn next(&mut self, g: &B::Golden) -> B::In;
+}

@@ -1,0 +1,420 @@
+//! CP in the generic machinery: ports, value encoding, random stimulus and
+//! the corner-case points a run must hit.
+//!
+//! The stimulus is closed-loop: it reads the golden model's depth and
+//! parameters to aim packet lengths so that an enqueue arrives with the
+//! depth exactly at (or one below) `kmin`, `kmax` and `kdrop`, so that a
+//! packet fills the buffer exactly or overflows it by one byte, and so that
+//! a dequeue empties the queue or lands on a threshold from above. It moves
+//! through phases (fill, drain, hover, burst, idle), loads a new random valid
+//! parameter set every 50 to 20,000 cycles (sometimes DCTCP step marking,
+//! `pmax` 0 or 1, seed 0, tiny buffers), and rarely resets the block or
+//! dequeues more than the queue holds.
+
+use ccrtl_golden::cp::{
+    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE,
+    SEED_BITS,
+};
+
+use crate::block::{Block, Coverage, Stimulus};
+use crate::ports::Port;
+use crate::rng::Rng;
+
+pub struct CpBlock;
+
+impl Block for CpBlock {
+    const NAME: &'static str = "cp";
+    type Config = CpConfig;
+    type In = CpIn;
+    type Out = CpOut;
+    type Golden = Cp;
+    type Stimulus = CpStimulus;
+
+    fn ports(c: &CpConfig) -> Vec<Port> {
+        let d = c.shape.depth_bits;
+        let l = c.shape.len_bits;
+        vec![
+            Port::input("rst", 1),
+            Port::input("s_enq_valid", 1),
+            Port::input("s_enq_len", l),
+            Port::input("s_enq_ecn", 2),
+            Port::input("s_deq_valid", 1),
+            Port::input("s_deq_len", l),
+            Port::input("s_cfg_valid", 1),
+            Port::input("s_cfg_kmin", d),
+            Port::input("s_cfg_kmax", d),
+            Port::input("s_cfg_pmax", PMAX_BITS),
+            Port::input("s_cfg_kdrop", d),
+            Port::input("s_cfg_buf_max", d),
+            Port::input("s_cfg_seed", SEED_BITS),
+            Port::output("m_dec_valid", 1),
+            Port::output("m_dec_action", 2),
+            Port::output("m_dec_ecn", 2),
+            Port::output("q_depth", d),
+            Port::output("err_underflow", 1),
+        ]
+    }
+
+    fn encode_in(i: &CpIn, v: &mut [u128]) {
+        v[0] = i.rst as u128;
+        v[1] = i.enq_valid as u128;
+        v[2] = i.enq_len as u128;
+        v[3] = i.enq_ecn as u128;
+        v[4] = i.deq_valid as u128;
+        v[5] = i.deq_len as u128;
+        v[6] = i.cfg_valid as u128;
+        v[7] = i.cfg.kmin as u128;
+        v[8] = i.cfg.kmax as u128;
+        v[9] = i.cfg.pmax as u128;
+        v[10] = i.cfg.kdrop as u128;
+        v[11] = i.cfg.buf_max as u128;
+        v[12] = i.cfg.seed as u128;
+    }
+
+    fn decode_in(v: &[u128]) -> CpIn {
+        // Values were checked against the port widths by the caller.
+        CpIn {
+            rst: v[0] != 0,
+            enq_valid: v[1] != 0,
+            enq_len: v[2] as u32,
+            enq_ecn: v[3] as u8,
+            deq_valid: v[4] != 0,
+            deq_len: v[5] as u32,
+            cfg_valid: v[6] != 0,
+            cfg: CpParamsPort {
+                kmin: v[7] as u32,
+                kmax: v[8] as u32,
+                pmax: v[9] as u32,
+                kdrop: v[10] as u32,
+                buf_max: v[11] as u32,
+                seed: v[12] as u32,
+            },
+        }
+    }
+
+    fn encode_out(o: &CpOut, v: &mut [u128]) {
+        v[0] = o.dec_valid as u128;
+        v[1] = o.dec_action as u128;
+        v[2] = o.dec_ecn as u128;
+        v[3] = o.depth as u128;
+        v[4] = o.underflow as u128;
+    }
+
+    fn golden(c: &CpConfig) -> Cp {
+        Cp::new(*c).expect("CP configuration must be validated before use")
+    }
+
+    fn golden_step(g: &mut Cp, i: &CpIn) -> CpOut {
+        g.step(i)
+    }
+
+    fn verilog(c: &CpConfig) -> String {
+        ccrtl_hdl::emit::cp_verilog(c).expect("CP configuration must be validated before use")
+    }
+
+    fn coverage_points() -> &'static [&'static str] {
+        COVER
+    }
+
+    fn cover(g: &Cp, i: &CpIn, cov: &mut Coverage) {
+        let q = g.depth() as u64;
+        let p = g.params();
+        if i.rst {
+            if q > 0 {
+                cov.hit(RESET_MID_RUN);
+            }
+            return;
+        }
+        if i.enq_valid {
+            let len = i.enq_len as u64;
+            let ect = i.enq_ecn == ecn::ECT0 || i.enq_ecn == ecn::ECT1;
+            cov.hit(ECN_00 + i.enq_ecn as usize);
+            let wred = i.enq_ecn == ecn::NOT_ECT && q >= p.kdrop as u64;
+            if ect && q == p.kmin as u64 {
+                cov.hit(AT_KMIN);
+            }
+            if ect && q + 1 == p.kmin as u64 {
+                cov.hit(BELOW_KMIN);
+            }
+            if ect && q == p.kmax as u64 {
+                cov.hit(AT_KMAX);
+            }
+            if ect && q + 1 == p.kmax as u64 {
+                cov.hit(BELOW_KMAX);
+            }
+            if i.enq_ecn == ecn::NOT_ECT && q == p.kdrop as u64 {
+                cov.hit(AT_KDROP);
+            }
+            if i.enq_ecn == ecn::NOT_ECT && q + 1 == p.kdrop as u64 {
+                cov.hit(BELOW_KDROP);
+            }
+            if !wred && q + len == p.buf_max as u64 {
+                cov.hit(FILLS_EXACTLY);
+            }
+            if !wred && q + len == p.buf_max as u64 + 1 {
+                cov.hit(OVER_BY_ONE);
+            }
+            if wred {
+                cov.hit(WRED_DROP);
+            } else if q + len > p.buf_max as u64 {
+                cov.hit(TAIL_DROP);
+            } else if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
+                cov.hit(RAMP);
+                if p.pmax == 0 {
+                    cov.hit(RAMP_PMAX_ZERO);
+                }
+                if p.pmax == PMAX_ONE {
+                    cov.hit(RAMP_PMAX_ONE);
+                }
+            }
+            if q == p.buf_max as u64 {
+                cov.hit(FULL_BUFFER);
+            }
+            if i.deq_valid {
+                cov.hit(ENQ_AND_DEQ);
+            }
+        }
+        if i.deq_valid {
+            if i.deq_len as u64 == q {
+                cov.hit(DEQ_EMPTIES);
+            }
+            if i.deq_len as u64 > q + if i.enq_valid { i.enq_len as u64 } else { 0 } {
+                cov.hit(UNDERFLOW);
+            }
+        }
+        if i.cfg_valid {
+            if q > 0 {
+                cov.hit(PARAMS_MID_RUN);
+            }
+            if i.cfg.kmin == i.cfg.kmax && i.cfg.pmax == PMAX_ONE {
+                cov.hit(STEP_MARKING);
+            }
+            if i.cfg.seed == 0 {
+                cov.hit(SEED_ZERO);
+            }
+            if i.enq_valid {
+                cov.hit(CFG_WITH_ENQ);
+            }
+        }
+    }
+}
+
+const COVER: &[&str] = &[
+    "enqueue ECT at q == kmin",
+    "enqueue ECT at q == kmin - 1",
+    "enqueue ECT at q == kmax",
+    "enqueue ECT at q == kmax - 1",
+    "enqueue not-ECT at q == kdrop",
+    "enqueue not-ECT at q == kdrop - 1",
+    "enqueue fills the buffer exactly",
+    "enqueue overflows the buffer by one byte",
+    "WRED drop",
+    "tail drop",
+    "ECT enqueue on the marking ramp",
+    "ramp with pmax = 0",
+    "ramp with pmax = 1.0",
+    "enqueue while the buffer is full",
+    "enqueue and dequeue in the same cycle",
+    "ECN 00 enqueued",
+    "ECN 01 enqueued",
+    "ECN 10 enqueued",
+    "ECN 11 enqueued",
+    "dequeue empties the queue",
+    "dequeue longer than the queue (underflow)",
+    "parameters loaded with a non-empty queue",
+    "parameters loaded with an enqueue in the same cycle",
+    "DCTCP step marking loaded (kmin == kmax, pmax = 1)",
+    "seed 0 loaded",
+    "reset with a non-empty queue",
+];
+const AT_KMIN: usize = 0;
+const BELOW_KMIN: usize = 1;
+const AT_KMAX: usize = 2;
+const BELOW_KMAX: usize = 3;
+const AT_KDROP: usize = 4;
+const BELOW_KDROP: usize = 5;
+const FILLS_EXACTLY: usize = 6;
+const OVER_BY_ONE: usize = 7;
+const WRED_DROP: usize = 8;
+const TAIL_DROP: usize = 9;
+const RAMP: usize = 10;
+const RAMP_PMAX_ZERO: usize = 11;
+const RAMP_PMAX_ONE: usize = 12;
+const FULL_BUFFER: usize = 13;
+const ENQ_AND_DEQ: usize = 14;
+const ECN_00: usize = 15;
+const DEQ_EMPTIES: usize = 19;
+const UNDERFLOW: usize = 20;
+const PARAMS_MID_RUN: usize = 21;
+const CFG_WITH_ENQ: usize = 22;
+const STEP_MARKING: usize = 23;
+const SEED_ZERO: usize = 24;
+const RESET_MID_RUN: usize = 25;
+
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    Fill,
+    Drain,
+    Hover,
+    Burst,
+    Idle,
+}
+
+/// Random valid CP stimulus (see the module comment).
+pub struct CpStimulus {
+    rng: Rng,
+    shape: CpShape,
+    cycle: u64,
+    phase: Phase,
+    phase_left: u32,
+    cfg_in: u32,
+}
+
+impl Stimulus<CpBlock> for CpStimulus {
+    fn new(config: &CpConfig, seed: u64) -> CpStimulus {
+        CpStimulus {
+            rng: Rng::new(seed),
+            shape: config.shape,
+            cycle: 0,
+            phase: Phase::Fill,
+            phase_left: 0,
+            cfg_in: 1,
+        }
+    }
+
+    fn next(&mut self, g: &Cp) -> CpIn {
+        let c = self.cycle;
+        self.cycle += 1;
+        let r = &mut self.rng;
+        let mut i = CpIn::default();
+        // The registers have no power-up reset: reset first, then rarely.
+        if c == 0 || r.next_u64() % 60_000 == 0 {
+            i.rst = true;
+            return i;
+        }
+        if self.phase_left == 0 {
+            self.phase = r.pick(&[Phase::Fill, Phase::Drain, Phase::Hover, Phase::Burst, Phase::Idle]);
+            self.phase_left = r.range(8, 3000);
+        }
+        self.phase_left -= 1;
+        self.cfg_in -= 1;
+        if self.cfg_in == 0 {
+            self.cfg_in = r.range(50, 20_000);
+            i.cfg_valid = true;
+            i.cfg = random_params(r, &self.shape).into();
+        }
+        let (enq_p, deq_p) = match self.phase {
+            Phase::Fill => (230, 40),
+            Phase::Drain => (40, 230),
+            Phase::Hover => (150, 150),
+            Phase::Burst => (256, 0),
+            Phase::Idle => (15, 15),
+        };
+        let q = g.depth();
+        let p = g.params();
+        let len_max = self.shape.len_max();
+        if r.chance(enq_p) {
+            i.enq_valid = true;
+            i.enq_ecn = r.upto(3) as u8;
+            i.enq_len = enq_len(r, q, &p, len_max);
+        }
+        if r.chance(deq_p) {
+            i.deq_valid = true;
+            i.deq_len = deq_len(r, q, &p, len_max);
+        }
+        i
+    }
+}
+
+/// A packet length, aimed at a corner one time in four.
+fn enq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
+    if r.chance(64) {
+        // Land on (or next to) a threshold with this packet.
+        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64
+            + r.pick(&[-1i64, 0, 0, 1]);
+        let need = target - q as i64;
+        if (0..=len_max as i64).contains(&need) {
+            return need as u32;
+        }
+    }
+    match r.upto(7) {
+        0 => 64.min(len_max),
+        1 | 2 => 1500.min(len_max),
+        3 => 9000.min(len_max),
+        4 => len_max,
+        5 => r.upto(3),
+        _ => r.upto(len_max),
+    }
+}
+
+/// A dequeue length: mostly at most the depth, sometimes exactly the depth
+/// or landing on a threshold, rarely more than the queue holds.
+fn deq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
+    if r.next_u64() % 8192 == 0 {
+        return r.upto(len_max);
+    }
+    if r.chance(32) && q <= len_max {
+        return q;
+    }
+    if r.chance(48) {
+        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64
+            + r.pick(&[-1i64, 0, 1]);
+        let need = q as i64 - target;
+        if (0..=len_max as i64).contains(&need) {
+            return need as u32;
+        }
+    }
+    let len = match r.upto(3) {
+        0 => 64,
+        1 => 1500,
+        _ => r.upto(len_max),
+    };
+    len.min(len_max).min(q)
+}
+
+/// A random parameter set that passes `CpParams::validate`, drawn so that
+/// the thresholds are reachable and the extreme settings appear often.
+pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
+    let max = shape.depth_max();
+    let len_max = shape.len_max();
+    let buf_max = match r.upto(7) {
+        0 => r.upto(4 * len_max).min(max),
+        1..=4 => r.range(len_max, 40 * len_max).min(max),
+        5 => max,
+        _ => r.upto(max),
+    };
+    let a = r.upto(buf_max);
+    let b = r.upto(buf_max);
+    let (mut kmin, mut kmax) = (a.min(b), a.max(b));
+    match r.upto(7) {
+        0 => kmin = kmax,                 // DCTCP step marking
+        1 => kmin = 0,
+        2 => kmax = buf_max,
+        3 => kmin = kmax.saturating_sub(1),
+        _ => {}
+    }
+    let pmax = match r.upto(7) {
+        0 => 0,
+        1 | 2 => PMAX_ONE,
+        3 => PMAX_ONE - 1,
+        4 => 1,
+        _ => r.upto(PMAX_ONE),
+    };
+    let step = kmin == kmax && r.chance(128);
+    let kdrop = match r.upto(5) {
+        0 => 0,
+        1 => buf_max,
+        _ => r.upto(buf_max),
+    };
+    let seed = if r.chance(16) { 0 } else { r.next_u32() };
+    let params = CpParams {
+        kmin,
+        kmax,
+        pmax: if step { PMAX_ONE } else { pmax },
+        kdrop,
+        buf_max,
+        seed,
+    };
+    debug_assert!(params.validate(shape).is_ok(), "{params:?}");
+    params
+}

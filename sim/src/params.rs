@@ -1,0 +1,134 @@
+//! The params file (`--params FILE.toml`): generation-time sizes and reset
+//! values, one table per block. Format in docs/params.md.
+//!
+//! ```toml
+//! [cp]
+//! depth_bits = 24
+//! len_bits = 14
+//! [cp.reset]
+//! kmin = 30000
+//! kmax = 200000
+//! pmax = 0.1        # probability in [0, 1], rounded to Q1.16
+//! kdrop = 300000
+//! buf_max = 1000000
+//! seed = 1
+//! ```
+//! Every key is optional; missing sizes take their defaults and missing
+//! reset values those of `CpParams::reset_for`. Unknown keys are errors.
+
+use std::path::Path;
+
+use ccrtl_golden::cp::{reference::pmax_q16, CpConfig, CpParams, CpShape};
+use serde::Deserialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ParamsError {
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    #[error("{path}: {source}")]
+    Param {
+        path: String,
+        source: ccrtl_golden::ParamError,
+    },
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    cp: Option<CpTable>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CpTable {
+    depth_bits: Option<u32>,
+    len_bits: Option<u32>,
+    reset: Option<CpReset>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CpReset {
+    kmin: Option<u32>,
+    kmax: Option<u32>,
+    pmax: Option<toml::Value>,
+    kdrop: Option<u32>,
+    buf_max: Option<u32>,
+    seed: Option<u32>,
+}
+
+/// Every block's generation-time configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Params {
+    pub cp: CpConfig,
+}
+
+impl Params {
+    /// Reads and validates a params file. `None` gives the defaults.
+    pub fn load(path: Option<&Path>) -> Result<Params, ParamsError> {
+        let Some(path) = path else {
+            return Ok(Params::default());
+        };
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ParamsError::File {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
+        Params::parse(&text, &shown)
+    }
+
+    /// Parses and validates params text; `path` names it in errors.
+    pub fn parse(text: &str, path: &str) -> Result<Params, ParamsError> {
+        let file: File = toml::from_str(text).map_err(|e| ParamsError::File {
+            path: path.to_string(),
+            message: e.to_string().trim_end().to_string(),
+        })?;
+        let t = file.cp.unwrap_or_default();
+        let defaults = CpShape::default();
+        let shape = CpShape {
+            depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
+            len_bits: t.len_bits.unwrap_or(defaults.len_bits),
+        };
+        let perr = |source| ParamsError::Param {
+            path: path.to_string(),
+            source,
+        };
+        shape.validate().map_err(perr)?;
+        let base = CpParams::reset_for(&shape);
+        let r = t.reset.unwrap_or_default();
+        let pmax = match r.pmax {
+            None => base.pmax,
+            Some(v) => {
+                let p = match v {
+                    toml::Value::Float(f) => f,
+                    toml::Value::Integer(i) => i as f64,
+                    other => {
+                        return Err(ParamsError::File {
+                            path: path.to_string(),
+                            message: format!(
+                                "cp.reset.pmax: expected a probability between 0 and 1, found {other}"
+                            ),
+                        })
+                    }
+                };
+                pmax_q16(p).ok_or_else(|| {
+                    perr(ccrtl_golden::ParamError::new(
+                        "pmax",
+                        format!("{p} is not a probability between 0 and 1"),
+                    ))
+                })?
+            }
+        };
+        let reset = CpParams {
+            kmin: r.kmin.unwrap_or(base.kmin),
+            kmax: r.kmax.unwrap_or(base.kmax),
+            pmax,
+            kdrop: r.kdrop.unwrap_or(base.kdrop),
+            buf_max: r.buf_max.unwrap_or(base.buf_max),
+            seed: r.seed.unwrap_or(base.seed),
+        };
+        let cp = CpConfig { shape, reset };
+        cp.validate().map_err(perr)?;
+        Ok(Params { cp })
+    }
+}
