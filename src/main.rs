@@ -20,7 +20,11 @@ use ccrtl_sim::{fsutil, replay, verilator};
 const BLOCKS: &[&str] = &["cp"];
 
 #[derive(Parser)]
-#[command(name = "ccrtl", version, about = "Verified Verilog for congestion-control hardware")]
+#[command(
+    name = "ccrtl",
+    version,
+    about = "Verified Verilog for congestion-control hardware"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -108,7 +112,10 @@ fn blocks_named(name: &str) -> Result<Vec<&'static str>> {
     }
     match BLOCKS.iter().find(|b| **b == name) {
         Some(b) => Ok(vec![*b]),
-        None => bail!("unknown block `{name}`; the blocks are: {} (or `all`)", BLOCKS.join(", ")),
+        None => bail!(
+            "unknown block `{name}`; the blocks are: {} (or `all`)",
+            BLOCKS.join(", ")
+        ),
     }
 }
 
@@ -120,10 +127,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             // Everything is generated before anything is written.
             let files: Vec<(PathBuf, String)> = blocks
                 .iter()
-                .map(|b| (out.join(ccrtl_hdl::emit::file_name(b)), verilog_of(b, &params)))
+                .map(|b| {
+                    (
+                        out.join(ccrtl_hdl::emit::file_name(b)),
+                        verilog_of(b, &params),
+                    )
+                })
                 .collect();
-            std::fs::create_dir_all(&out)
-                .with_context(|| format!("creating {}", out.display()))?;
+            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
             for (path, text) in files {
                 fsutil::write_atomic(&path, text.as_bytes())
                     .with_context(|| format!("writing {}", path.display()))?;
@@ -163,7 +174,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             print_verify(&rows, json);
             let ok = rows.iter().all(|r| r.mismatches == 0);
-            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Cmd::Replay {
             block,
@@ -221,8 +236,8 @@ fn model_of<B: Block>(
 ) -> Result<(String, verilator::Model)> {
     let (path, text) = match verilog {
         Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("reading {}", p.display()))?;
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
             (p.to_path_buf(), text)
         }
         None => {
@@ -267,7 +282,11 @@ fn verify<B: Block>(config: &B::Config, o: &VerifyOpts) -> Result<VerifyRow> {
         eprintln!("MISMATCH {}: {m}", B::NAME);
     }
     if let Some(p) = &report.mismatch_vcd {
-        eprintln!("MISMATCH {}: trace of the cycles around it in {}", B::NAME, p.display());
+        eprintln!(
+            "MISMATCH {}: trace of the cycles around it in {}",
+            B::NAME,
+            p.display()
+        );
     }
     Ok(VerifyRow {
         block: B::NAME,
@@ -299,7 +318,10 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&v).expect("JSON of plain values"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("JSON of plain values")
+        );
         return;
     }
     println!(
@@ -335,7 +357,10 @@ fn replay_block<B: Block>(
     let shown = stimulus.display().to_string();
     let text = std::fs::read_to_string(stimulus).with_context(|| format!("reading {shown}"))?;
     let rows = replay::read_stimulus(&text, &shown, &ports, Some("rst"))?;
-    let n_out = ports.iter().filter(|p| p.dir == ccrtl_sim::ports::Dir::Out).count();
+    let n_out = ports
+        .iter()
+        .filter(|p| p.dir == ccrtl_sim::ports::Dir::Out)
+        .count();
     let mut results = Vec::with_capacity(rows.len());
     match engine {
         Engine::Golden => {

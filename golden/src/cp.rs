@@ -28,7 +28,7 @@
 //! The ramp is evaluated without a divider: `u / 2^16 < p(q)` is, multiplying
 //! both sides by `2^16 * (kmax - kmin) > 0`,
 //! `u * (kmax - kmin) < (q - kmin) * pmax` (left: 16 + depth_bits bits, right:
-//! depth_bits + 17 bits; both < 2^46 for depth_bits <= 28). So the marking
+//! depth_bits + 17 bits; at most 44 and 45 bits for depth_bits <= 28). So the marking
 //! probability is exactly `min(2^16, ceil((q - kmin) * pmax / (kmax - kmin))) / 2^16`,
 //! which differs from the real-valued `p(q)` by less than `2^-16`.
 //!
@@ -44,8 +44,9 @@
 //!   the sticky `underflow` flag, cleared only by reset.
 //! - A parameter load in cycle `n` takes effect from cycle `n + 1`; the
 //!   decision of an enqueue uses the parameters in force in its own cycle.
-//! - The random state advances every cycle; a load replaces it by `seed`
-//!   (by the reset seed if `seed` is 0).
+//! - The random state advances every cycle; a load replaces it by `seed`,
+//!   or by the constant [`RESET_SEED`] if `seed` is 0 (whatever the
+//!   configured reset seed is).
 //! - `rst` (synchronous) empties the queue and the pipeline, clears
 //!   `underflow`, and restores the generation-time reset parameters.
 
@@ -222,7 +223,11 @@ impl CpParams {
                 format!("kmin = {} is greater than kmax = {}", self.kmin, self.kmax),
             ));
         }
-        for (name, v) in [("kmin", self.kmin), ("kmax", self.kmax), ("kdrop", self.kdrop)] {
+        for (name, v) in [
+            ("kmin", self.kmin),
+            ("kmax", self.kmax),
+            ("kdrop", self.kdrop),
+        ] {
             if v > self.buf_max {
                 return Err(ParamError::new(
                     name,
@@ -372,6 +377,11 @@ impl Cp {
         self.params
     }
 
+    /// The uniform draw (Q0.16) an enqueue in the current cycle would use.
+    pub fn draw(&self) -> u32 {
+        self.rng >> 16
+    }
+
     /// The outputs during the current cycle, before its clock edge.
     pub fn outputs(&self) -> CpOut {
         let d = self.pipe[LATENCY - 1];
@@ -398,7 +408,7 @@ impl Cp {
 
         let q = self.depth;
         let p = self.params;
-        let u = self.rng >> 16; // Q0.16 uniform draw of this cycle
+        let u = self.draw(); // Q0.16 uniform draw of this cycle
 
         let mut added = 0;
         let decision = if i.enq_valid {

@@ -11,7 +11,8 @@
 //! # Pipeline (II = 1, decision latency 3)
 //! - cycle n (stage 0, from the ports and the state registers): WRED and
 //!   tail-drop tests on the depth `q`, the depth update (one adder, one
-//!   subtractor and two comparators in the loop), `q >= kmin`, `q >= kmax`,
+//!   subtractor and three comparators in the loop: `q >= kdrop`,
+//!   `q + len > buf_max`, `deq_len > q'`), `q >= kmin`, `q >= kmax`,
 //!   `q - kmin`, `kmax - kmin`, the draw `u`; registered into stage 1.
 //! - cycle n+1: the two products `u * (kmax - kmin)` and `(q - kmin) * pmax`,
 //!   each from 16x16 partial products (44 and 45 significant bits, held in 48);
@@ -253,9 +254,8 @@ impl<const D: usize, const L: usize> Logic for Cp<D, L> {
         if self.admit.val() {
             self.s1_ecn.d.next = self.s_enq_ecn.val();
         }
-        self.s1_ect.d.next = self.admit.val()
-            & (self.s_enq_ecn.val() != 0)
-            & (self.s_enq_ecn.val() != 3);
+        self.s1_ect.d.next =
+            self.admit.val() & (self.s_enq_ecn.val() != 0) & (self.s_enq_ecn.val() != 3);
         self.s1_ge_kmin.d.next = self.depth.q.val() >= self.kmin.q.val();
         self.s1_ge_kmax.d.next = self.depth.q.val() >= self.kmax.q.val();
         self.s1_over.d.next = self.q32.val() - bit_cast::<32, D>(self.kmin.q.val());

@@ -7,7 +7,7 @@
 //! together. A header states the block, its generation-time parameters, the
 //! ccrtl version and git revision, and the two lint waivers (see docs/lint.md).
 
-use ccrtl_golden::cp::CpConfig;
+use ccrtl_golden::cp::{CpConfig, RESET_SEED};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
@@ -50,10 +50,20 @@ pub fn cp_verilog(config: &CpConfig) -> Result<String, ParamError> {
         ("len_bits", config.shape.len_bits.to_string()),
         ("reset.kmin", r.kmin.to_string()),
         ("reset.kmax", r.kmax.to_string()),
-        ("reset.pmax", format!("{} (Q1.16, = {})", r.pmax, r.pmax as f64 / 65536.0)),
+        (
+            "reset.pmax",
+            format!("{} (Q1.16, = {})", r.pmax, r.pmax as f64 / 65536.0),
+        ),
         ("reset.kdrop", r.kdrop.to_string()),
         ("reset.buf_max", r.buf_max.to_string()),
-        ("reset.seed", format!("0x{:08x}", r.seed)),
+        (
+            "reset.seed",
+            if r.seed == 0 {
+                format!("0x{RESET_SEED:08x} (0 in the params selects it)")
+            } else {
+                format!("0x{:08x}", r.seed)
+            },
+        ),
     ];
     Ok(finish(
         "cp",
@@ -80,7 +90,10 @@ pub fn finish(
         file_name(block)
     ));
     out.push_str(&format!("// Block `{block}`: {purpose}.\n"));
-    out.push_str(&format!("// Top module `{}`; {timing}.\n", top_module(block)));
+    out.push_str(&format!(
+        "// Top module `{}`; {timing}.\n",
+        top_module(block)
+    ));
     out.push_str("// Generation-time parameters:\n");
     let w = params.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (k, v) in params {

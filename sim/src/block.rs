@@ -20,7 +20,11 @@ impl Coverage {
     }
     /// Names of the points never hit.
     pub fn missed(&self) -> Vec<&'static str> {
-        self.points.iter().filter(|p| p.1 == 0).map(|p| p.0).collect()
+        self.points
+            .iter()
+            .filter(|p| p.1 == 0)
+            .map(|p| p.0)
+            .collect()
     }
 }
 

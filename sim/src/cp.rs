@@ -7,13 +7,15 @@
 //! packet fills the buffer exactly or overflows it by one byte, and so that
 //! a dequeue empties the queue or lands on a threshold from above. It moves
 //! through phases (fill, drain, hover, burst, idle), loads a new random valid
-//! parameter set every 50 to 20,000 cycles (sometimes DCTCP step marking,
-//! `pmax` 0 or 1, seed 0, tiny buffers), and rarely resets the block or
+//! parameter set every 20 to 5,000 cycles (sometimes DCTCP step marking,
+//! `pmax` 0 or 1, seed 0, tiny buffers; one load in four puts the current
+//! depth on the ramp with a seed whose draw lands exactly on the marking
+//! boundary, and enqueues ECT in the next cycle), resets the block about
+//! every 8,000 cycles with random traffic on the other inputs, and rarely
 //! dequeues more than the queue holds.
 
 use ccrtl_golden::cp::{
-    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE,
-    SEED_BITS,
+    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE, SEED_BITS,
 };
 
 use crate::block::{Block, Coverage, Stimulus};
@@ -123,6 +125,9 @@ impl Block for CpBlock {
             if q > 0 {
                 cov.hit(RESET_MID_RUN);
             }
+            if i.enq_valid || i.cfg_valid {
+                cov.hit(TRAFFIC_IN_RESET);
+            }
             return;
         }
         if i.enq_valid {
@@ -160,6 +165,10 @@ impl Block for CpBlock {
                 cov.hit(TAIL_DROP);
             } else if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
                 cov.hit(RAMP);
+                let span = (p.kmax - p.kmin) as u64;
+                if g.draw() as u64 * span == (q - p.kmin as u64) * p.pmax as u64 {
+                    cov.hit(RAMP_BOUNDARY);
+                }
                 if p.pmax == 0 {
                     cov.hit(RAMP_PMAX_ZERO);
                 }
@@ -226,6 +235,8 @@ const COVER: &[&str] = &[
     "DCTCP step marking loaded (kmin == kmax, pmax = 1)",
     "seed 0 loaded",
     "reset with a non-empty queue",
+    "enqueue or parameter load during reset",
+    "ECT draw exactly on the marking boundary",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -250,6 +261,8 @@ const CFG_WITH_ENQ: usize = 22;
 const STEP_MARKING: usize = 23;
 const SEED_ZERO: usize = 24;
 const RESET_MID_RUN: usize = 25;
+const TRAFFIC_IN_RESET: usize = 26;
+const RAMP_BOUNDARY: usize = 27;
 
 #[derive(Debug, Clone, Copy)]
 enum Phase {
@@ -268,6 +281,8 @@ pub struct CpStimulus {
     phase: Phase,
     phase_left: u32,
     cfg_in: u32,
+    /// The previous cycle loaded an aimed seed: enqueue ECT now.
+    aimed_enqueue: bool,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -279,6 +294,7 @@ impl Stimulus<CpBlock> for CpStimulus {
             phase: Phase::Fill,
             phase_left: 0,
             cfg_in: 1,
+            aimed_enqueue: false,
         }
     }
 
@@ -286,23 +302,63 @@ impl Stimulus<CpBlock> for CpStimulus {
         let c = self.cycle;
         self.cycle += 1;
         let r = &mut self.rng;
+        let q = g.depth();
+        let p = g.params();
+        let len_max = self.shape.len_max();
         let mut i = CpIn::default();
-        // The registers have no power-up reset: reset first, then rarely.
-        if c == 0 || r.next_u64() % 60_000 == 0 {
-            i.rst = true;
+        if std::mem::take(&mut self.aimed_enqueue) {
+            // The draw of this cycle was set by last cycle's seed.
+            i.enq_valid = true;
+            i.enq_ecn = r.pick(&[ecn::ECT0, ecn::ECT1]);
+            i.enq_len = r.upto(len_max);
             return i;
         }
+        // The registers have no power-up reset: reset first, then now and
+        // then, with random traffic on the other inputs (which reset must
+        // override), followed by a stretch under the reset parameters.
+        if c == 0 || r.next_u64() % 8000 == 0 {
+            i = self.random_traffic(q, &p);
+            i.rst = true;
+            self.cfg_in = self.rng.range(1, 3000);
+            return i;
+        }
+        let r = &mut self.rng;
         if self.phase_left == 0 {
-            self.phase = r.pick(&[Phase::Fill, Phase::Drain, Phase::Hover, Phase::Burst, Phase::Idle]);
+            self.phase = r.pick(&[
+                Phase::Fill,
+                Phase::Drain,
+                Phase::Hover,
+                Phase::Burst,
+                Phase::Idle,
+            ]);
             self.phase_left = r.range(8, 3000);
         }
         self.phase_left -= 1;
         self.cfg_in -= 1;
         if self.cfg_in == 0 {
-            self.cfg_in = r.range(50, 20_000);
+            self.cfg_in = r.range(20, 5000);
+            if r.chance(64) && q < self.shape.depth_max() {
+                // Aim the next enqueue's draw at the marking boundary.
+                i.cfg_valid = true;
+                i.cfg = aimed_params(r, &self.shape, q).into();
+                self.aimed_enqueue = true;
+                return i;
+            }
             i.cfg_valid = true;
             i.cfg = random_params(r, &self.shape).into();
         }
+        let cfg = (i.cfg_valid, i.cfg);
+        i = self.random_traffic(q, &p);
+        (i.cfg_valid, i.cfg) = cfg;
+        i
+    }
+}
+
+impl CpStimulus {
+    /// Enqueue and dequeue for one cycle, by the current phase.
+    fn random_traffic(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
+        let r = &mut self.rng;
+        let len_max = self.shape.len_max();
         let (enq_p, deq_p) = match self.phase {
             Phase::Fill => (230, 40),
             Phase::Drain => (40, 230),
@@ -310,28 +366,50 @@ impl Stimulus<CpBlock> for CpStimulus {
             Phase::Burst => (256, 0),
             Phase::Idle => (15, 15),
         };
-        let q = g.depth();
-        let p = g.params();
-        let len_max = self.shape.len_max();
+        let mut i = CpIn::default();
         if r.chance(enq_p) {
             i.enq_valid = true;
             i.enq_ecn = r.upto(3) as u8;
-            i.enq_len = enq_len(r, q, &p, len_max);
+            i.enq_len = enq_len(r, q, p, len_max);
         }
         if r.chance(deq_p) {
             i.deq_valid = true;
-            i.deq_len = deq_len(r, q, &p, len_max);
+            i.deq_len = deq_len(r, q, p, len_max);
         }
         i
     }
+}
+
+/// Parameters that put depth `q` (< depth_max) on the marking ramp, with a
+/// seed whose draw (its top 16 bits, used by the next cycle's enqueue) lies
+/// exactly on the marking boundary `u * (kmax - kmin) = (q - kmin) * pmax`
+/// or just below it: the comparison's equality case.
+fn aimed_params(r: &mut Rng, shape: &CpShape, q: u32) -> CpParams {
+    let mut p = random_params(r, shape);
+    p.buf_max = p.buf_max.max(q + 1);
+    p.kmin = r.upto(q);
+    p.kmax = r.range(q + 1, p.buf_max);
+    p.kdrop = p.kdrop.min(p.buf_max);
+    if r.chance(64) {
+        p.pmax = 0;
+    }
+    let span = (p.kmax - p.kmin) as u64;
+    let num = (q - p.kmin) as u64 * p.pmax as u64;
+    // Smallest draw that is not marked; one below it is the largest marked.
+    let boundary = num.div_ceil(span);
+    let u = (boundary - r.upto(1).min(boundary as u32) as u64).min(0xffff) as u32;
+    let low = r.next_u32() & 0xffff;
+    p.seed = (u << 16) | if u == 0 && low == 0 { 1 } else { low };
+    debug_assert!(p.validate(shape).is_ok(), "{p:?}");
+    p
 }
 
 /// A packet length, aimed at a corner one time in four.
 fn enq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
     if r.chance(64) {
         // Land on (or next to) a threshold with this packet.
-        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64
-            + r.pick(&[-1i64, 0, 0, 1]);
+        let target =
+            r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64 + r.pick(&[-1i64, 0, 0, 1]);
         let need = target - q as i64;
         if (0..=len_max as i64).contains(&need) {
             return need as u32;
@@ -357,8 +435,7 @@ fn deq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
         return q;
     }
     if r.chance(48) {
-        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64
-            + r.pick(&[-1i64, 0, 1]);
+        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64 + r.pick(&[-1i64, 0, 1]);
         let need = q as i64 - target;
         if (0..=len_max as i64).contains(&need) {
             return need as u32;
@@ -387,7 +464,7 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
     let b = r.upto(buf_max);
     let (mut kmin, mut kmax) = (a.min(b), a.max(b));
     match r.upto(7) {
-        0 => kmin = kmax,                 // DCTCP step marking
+        0 => kmin = kmax, // DCTCP step marking
         1 => kmin = 0,
         2 => kmax = buf_max,
         3 => kmin = kmax.saturating_sub(1),

@@ -3,13 +3,24 @@
 
 use std::path::{Path, PathBuf};
 
+/// A suffix unique to this process and call, for temporary names.
+pub fn unique_suffix() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
 /// A temporary name beside `path` (same directory, so rename is atomic).
 pub fn temp_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+    path.with_file_name(format!(".{name}.tmp{}", unique_suffix()))
 }
 
 /// Writes `bytes` to `path` atomically.

@@ -5,6 +5,7 @@ pub mod block;
 pub mod cp;
 pub mod fsutil;
 pub mod lockstep;
+pub mod mutate;
 pub mod params;
 pub mod ports;
 pub mod replay;

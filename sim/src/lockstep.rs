@@ -35,7 +35,11 @@ pub struct VerilatorDut {
 impl VerilatorDut {
     pub fn new(model: &verilator::Model, ports: &[Port]) -> VerilatorDut {
         let ins: Vec<Port> = ports.iter().filter(|p| p.dir == Dir::In).copied().collect();
-        let outs: Vec<Port> = ports.iter().filter(|p| p.dir == Dir::Out).copied().collect();
+        let outs: Vec<Port> = ports
+            .iter()
+            .filter(|p| p.dir == Dir::Out)
+            .copied()
+            .collect();
         VerilatorDut {
             inst: model.instantiate(),
             in_words: vec![0; verilator::words_of(ports, Dir::In)],
@@ -172,7 +176,11 @@ pub fn run_with<B: Block>(
 ) -> std::io::Result<Report> {
     let ports = B::ports(config);
     let n_in = ports.iter().filter(|p| p.dir == Dir::In).count();
-    let outs: Vec<Port> = ports.iter().filter(|p| p.dir == Dir::Out).copied().collect();
+    let outs: Vec<Port> = ports
+        .iter()
+        .filter(|p| p.dir == Dir::Out)
+        .copied()
+        .collect();
     let mut golden = B::golden(config);
     let mut cov = Coverage::new(B::coverage_points());
     let mut inputs = vec![0u128; n_in];

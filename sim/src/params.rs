@@ -25,10 +25,10 @@ use serde::Deserialize;
 pub enum ParamsError {
     #[error("{path}: {message}")]
     File { path: String, message: String },
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Param {
         path: String,
-        source: ccrtl_golden::ParamError,
+        error: ccrtl_golden::ParamError,
     },
 }
 
@@ -89,9 +89,9 @@ impl Params {
             depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
             len_bits: t.len_bits.unwrap_or(defaults.len_bits),
         };
-        let perr = |source| ParamsError::Param {
+        let perr = |error| ParamsError::Param {
             path: path.to_string(),
-            source,
+            error,
         };
         shape.validate().map_err(perr)?;
         let base = CpParams::reset_for(&shape);
@@ -106,8 +106,8 @@ impl Params {
                         return Err(ParamsError::File {
                             path: path.to_string(),
                             message: format!(
-                                "cp.reset.pmax: expected a probability between 0 and 1, found {other}"
-                            ),
+                            "cp.reset.pmax: expected a probability between 0 and 1, found {other}"
+                        ),
                         })
                     }
                 };

@@ -29,10 +29,18 @@ pub struct Port {
 
 impl Port {
     pub const fn input(name: &'static str, width: u32) -> Port {
-        Port { name, width, dir: Dir::In }
+        Port {
+            name,
+            width,
+            dir: Dir::In,
+        }
     }
     pub const fn output(name: &'static str, width: u32) -> Port {
-        Port { name, width, dir: Dir::Out }
+        Port {
+            name,
+            width,
+            dir: Dir::Out,
+        }
     }
     /// 32-bit words the port takes in a packed array.
     pub fn words(&self) -> usize {
@@ -78,7 +86,11 @@ mod tests {
 
     #[test]
     fn pack_unpack_round_trips_wide_and_narrow_ports() {
-        let ports = [Port::input("a", 1), Port::input("b", 104), Port::input("c", 40)];
+        let ports = [
+            Port::input("a", 1),
+            Port::input("b", 104),
+            Port::input("c", 40),
+        ];
         let vals = [1u128, (1u128 << 103) | 0xdead_beef_0123, (1u128 << 39) | 7];
         let mut w = vec![0u32; 1 + 4 + 2];
         pack(&ports, &vals, &mut w);

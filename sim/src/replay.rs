@@ -170,11 +170,21 @@ pub fn write_outputs(path: &Path, ports: &[Port], rows: &[Vec<u128>]) -> Result<
 mod tests {
     use super::*;
 
-    const PORTS: &[Port] = &[Port::input("rst", 1), Port::input("len", 4), Port::output("o", 1)];
+    const PORTS: &[Port] = &[
+        Port::input("rst", 1),
+        Port::input("len", 4),
+        Port::output("o", 1),
+    ];
 
     #[test]
     fn values_in_every_base_and_missing_columns_are_zero() {
-        let rows = read_stimulus("rst,len\n1,0x3\n0,0b101\n0,15\n", "t.csv", PORTS, Some("rst")).unwrap();
+        let rows = read_stimulus(
+            "rst,len\n1,0x3\n0,0b101\n0,15\n",
+            "t.csv",
+            PORTS,
+            Some("rst"),
+        )
+        .unwrap();
         assert_eq!(rows, vec![vec![1, 3], vec![0, 5], vec![0, 15]]);
         let rows = read_stimulus("rst\n1\n", "t.csv", PORTS, Some("rst")).unwrap();
         assert_eq!(rows, vec![vec![1, 0]]);
@@ -183,15 +193,30 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         let e = read_stimulus("rst,len\n1,3\n0,16\n", "t.csv", PORTS, None).unwrap_err();
-        assert_eq!(e.to_string(), "t.csv:3:2: 16 does not fit port `len` (4 bits, max 15)");
+        assert_eq!(
+            e.to_string(),
+            "t.csv:3:2: 16 does not fit port `len` (4 bits, max 15)"
+        );
         let e = read_stimulus("rst,len\n1,x\n", "t.csv", PORTS, None).unwrap_err();
-        assert!(e.to_string().starts_with("t.csv:2:2: `x` is not an unsigned number"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("t.csv:2:2: `x` is not an unsigned number"),
+            "{e}"
+        );
         let e = read_stimulus("rst,lenn\n1,1\n", "t.csv", PORTS, None).unwrap_err();
-        assert!(e.to_string().starts_with("t.csv:1:2: `lenn` is not an input port"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("t.csv:1:2: `lenn` is not an input port"),
+            "{e}"
+        );
         let e = read_stimulus("rst,len\n1,1\n0\n", "t.csv", PORTS, None).unwrap_err();
         assert_eq!(e.to_string(), "t.csv:3: 1 fields, but the header has 2");
         let e = read_stimulus("rst,len\n0,1\n", "t.csv", PORTS, Some("rst")).unwrap_err();
-        assert!(e.to_string().starts_with("t.csv:2: the first cycle must assert `rst`"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("t.csv:2: the first cycle must assert `rst`"),
+            "{e}"
+        );
         let e = read_stimulus("rst,rst\n1,1\n", "t.csv", PORTS, None).unwrap_err();
         assert_eq!(e.to_string(), "t.csv:1:2: port `rst` has two columns");
     }

@@ -39,6 +39,16 @@ pub struct VcdTrace {
     exp: Vec<(IdCode, u32)>,
     act: Vec<(IdCode, u32)>,
     last: Option<Vec<u128>>,
+    done: bool,
+}
+
+impl Drop for VcdTrace {
+    /// A trace that was not finished (an error on the way) leaves no file.
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 impl VcdTrace {
@@ -78,6 +88,7 @@ impl VcdTrace {
             exp,
             act,
             last: None,
+            done: false,
         })
     }
 
@@ -92,21 +103,39 @@ impl VcdTrace {
         let t = cycle * 10;
         self.w.timestamp(t)?;
         self.w.change_scalar(self.clk, Value::V0)?;
-        let all: Vec<u128> = inputs.iter().chain(expected).chain(actual).copied().collect();
+        let all: Vec<u128> = inputs
+            .iter()
+            .chain(expected)
+            .chain(actual)
+            .copied()
+            .collect();
         let mism = expected != actual;
-        self.w.change_scalar(self.mismatch, if mism { Value::V1 } else { Value::V0 })?;
-        let ids: Vec<(IdCode, u32)> =
-            self.ins.iter().chain(&self.exp).chain(&self.act).copied().collect();
+        self.w
+            .change_scalar(self.mismatch, if mism { Value::V1 } else { Value::V0 })?;
+        let ids: Vec<(IdCode, u32)> = self
+            .ins
+            .iter()
+            .chain(&self.exp)
+            .chain(&self.act)
+            .copied()
+            .collect();
         for (k, ((id, width), v)) in ids.iter().zip(&all).enumerate() {
             if self.last.as_ref().is_some_and(|l| l[k] == *v) {
                 continue;
             }
             if *width == 1 {
-                self.w.change_scalar(*id, if *v & 1 == 1 { Value::V1 } else { Value::V0 })?;
+                self.w
+                    .change_scalar(*id, if *v & 1 == 1 { Value::V1 } else { Value::V0 })?;
             } else {
                 let bits: Vec<Value> = (0..*width)
                     .rev()
-                    .map(|b| if (v >> b) & 1 == 1 { Value::V1 } else { Value::V0 })
+                    .map(|b| {
+                        if (v >> b) & 1 == 1 {
+                            Value::V1
+                        } else {
+                            Value::V0
+                        }
+                    })
                     .collect();
                 self.w.change_vector(*id, &bits)?;
             }
@@ -123,6 +152,7 @@ impl VcdTrace {
         self.file.flush()?;
         self.file.0.borrow().get_ref().sync_all()?;
         std::fs::rename(&self.tmp, &self.path)?;
-        Ok(self.path)
+        self.done = true;
+        Ok(self.path.clone())
     }
 }

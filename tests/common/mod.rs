@@ -1,0 +1,44 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use ccrtl_sim::block::Block;
+use ccrtl_sim::verilator::Model;
+
+/// Where the tests keep their Verilator builds and files.
+pub fn test_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ccrtl-tests")
+}
+
+/// A fresh, empty directory for one test.
+pub fn tmp_dir(name: &str) -> PathBuf {
+    let d = test_root().join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A Verilator model of `verilog` for block `B`.
+pub fn model<B: Block>(config: &B::Config, verilog: &str) -> Model {
+    Model::build(
+        verilog,
+        "test.v",
+        &format!("ccrtl_{}", B::NAME),
+        B::CLOCK,
+        &B::ports(config),
+        &test_root().join("verilator"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs the `ccrtl` command with its build directory under the test root.
+pub fn ccrtl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccrtl"))
+        .args(args)
+        .env("CCRTL_BUILD_DIR", test_root().join("cli-build"))
+        .env("CI", "1")
+        .output()
+        .unwrap()
+}
