@@ -42,3 +42,26 @@ pub fn ccrtl(args: &[&str]) -> Output {
         .output()
         .unwrap()
 }
+
+/// `verilator --lint-only -Wall` on a file whose top module is `top`.
+pub fn verilator_lint(path: &std::path::Path, top: &str) -> Output {
+    Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", top])
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+/// Runs a yosys script quietly and panics with its output if it fails.
+pub fn yosys_ok(script: &str) {
+    let y = Command::new("yosys")
+        .args(["-q", "-p", script])
+        .output()
+        .unwrap();
+    assert!(
+        y.status.success(),
+        "yosys -p '{script}':\n{}{}",
+        String::from_utf8_lossy(&y.stdout),
+        String::from_utf8_lossy(&y.stderr)
+    );
+}

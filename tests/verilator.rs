@@ -1,0 +1,115 @@
+//! The Verilator driver on its own: ports wider than 64 bits, and errors.
+
+mod common;
+
+use ccrtl_sim::lockstep::VerilatorDut;
+use ccrtl_sim::ports::Port;
+use ccrtl_sim::rng::Rng;
+use ccrtl_sim::verilator::Model;
+use common::{ccrtl, test_root, tmp_dir};
+
+const WIDE: &str = "
+module ccrtl_wide(input clk, input [103:0] a, input [39:0] b, input [7:0] c,
+                  output reg [103:0] y, output reg [39:0] z, output reg [7:0] w);
+  always @(posedge clk) begin
+    y <= a + 104'd1;
+    z <= b ^ {c, c, c, c, c};
+    w <= ~c;
+  end
+endmodule
+";
+
+fn wide_ports() -> Vec<Port> {
+    vec![
+        Port::input("a", 104),
+        Port::input("b", 40),
+        Port::input("c", 8),
+        Port::output("y", 104),
+        Port::output("z", 40),
+        Port::output("w", 8),
+    ]
+}
+
+#[test]
+fn ports_over_64_bits_cross_the_ffi_intact() {
+    let ports = wide_ports();
+    let m = Model::build(
+        WIDE,
+        "wide.v",
+        "ccrtl_wide",
+        "clk",
+        &ports,
+        &test_root().join("verilator"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut dut = VerilatorDut::new(&m, &ports);
+    let mut r = Rng::new(3);
+    let mask104 = (1u128 << 104) - 1;
+    let mut prev: Option<[u128; 3]> = None;
+    for k in 0..10_000 {
+        let a = match k % 4 {
+            0 => mask104,           // carries through every word
+            1 => (1u128 << 64) - 1, // carry from word 1 into word 2
+            _ => ((r.next_u64() as u128) << 64 | r.next_u64() as u128) & mask104,
+        };
+        let b = r.next_u64() as u128 & ((1 << 40) - 1);
+        let c = r.next_u32() as u128 & 0xff;
+        let mut out = [0u128; 3];
+        dut.cycle_values(&[a, b, c], &mut out);
+        if let Some([pa, pb, pc]) = prev {
+            let c5 = pc | pc << 8 | pc << 16 | pc << 24 | pc << 32;
+            assert_eq!(out, [(pa + 1) & mask104, pb ^ c5, !pc & 0xff], "cycle {k}");
+        }
+        prev = Some([a, b, c]);
+    }
+}
+
+#[test]
+fn a_verilog_error_is_reported_with_the_tool_output() {
+    let broken = WIDE.replace("y <= a + 104'd1;", "y <= a +;");
+    let e = Model::build(
+        &broken,
+        "wide.v",
+        "ccrtl_wide",
+        "clk",
+        &wide_ports(),
+        &test_root().join("verilator"),
+    )
+    .err()
+    .expect("a syntax error must fail the build");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("verilator") && msg.contains("syntax error"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn verify_writes_the_whole_run_as_vcd() {
+    let dir = tmp_dir("verify-vcd");
+    let vcd = dir.join("run.vcd");
+    let out = ccrtl(&[
+        "verify",
+        "cp",
+        "--cycles",
+        "3000",
+        "--seed",
+        "2",
+        "--vcd",
+        vcd.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.starts_with("$timescale"));
+    assert!(text.contains(" s_enq_len $end"));
+    assert!(text.contains("\n#29990\n"), "every cycle is in the trace");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left: {leftovers:?}");
+}
