@@ -458,6 +458,24 @@ fn verify_cli_names_a_port_of_the_wrong_width() {
     );
 }
 
+/// `ccrtl emit all` with a params file holding `toml`; returns the command's
+/// output and the directory it was asked to write.
+fn emit_with_params(name: &str, toml: &str) -> (std::process::Output, PathBuf) {
+    let dir = tmp_dir(name);
+    let params = dir.join("p.toml");
+    std::fs::write(&params, toml).unwrap();
+    let out_dir = dir.join("out");
+    let out = ccrtl(&[
+        "emit",
+        "all",
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--params",
+        params.to_str().unwrap(),
+    ]);
+    (out, out_dir)
+}
+
 #[test]
 fn emit_refuses_bad_parameters_by_name_and_writes_nothing() {
     let cases = [
@@ -484,18 +502,7 @@ fn emit_refuses_bad_parameters_by_name_and_writes_nothing() {
         ("[cp]\ndepth_bits = -3\n", "line 2"),
     ];
     for (k, (toml, expect)) in cases.iter().enumerate() {
-        let dir = tmp_dir(&format!("bad-params-{k}"));
-        let params = dir.join("p.toml");
-        std::fs::write(&params, toml).unwrap();
-        let out_dir = dir.join("out");
-        let out = ccrtl(&[
-            "emit",
-            "all",
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--params",
-            params.to_str().unwrap(),
-        ]);
+        let (out, out_dir) = emit_with_params(&format!("bad-params-{k}"), toml);
         assert_eq!(out.status.code(), Some(2), "case {k}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(expect), "case {k}: {err}");
@@ -505,22 +512,10 @@ fn emit_refuses_bad_parameters_by_name_and_writes_nothing() {
 
 #[test]
 fn emit_writes_one_file_per_block_with_the_params_file_applied() {
-    let dir = tmp_dir("emit-good");
-    let params = dir.join("p.toml");
-    std::fs::write(
-        &params,
+    let (out, out_dir) = emit_with_params(
+        "emit-good",
         "[cp]\ndepth_bits = 20\nlen_bits = 12\n[cp.reset]\nkmin = 100\nkmax = 900\npmax = 0.25\nkdrop = 500\nbuf_max = 1000\nseed = 9\n",
-    )
-    .unwrap();
-    let out_dir = dir.join("v");
-    let out = ccrtl(&[
-        "emit",
-        "all",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--params",
-        params.to_str().unwrap(),
-    ]);
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -689,4 +684,17 @@ fn replay_example_in_the_docs_is_what_both_engines_print() {
             "docs/replay.md does not show what {engine} prints:\n{text}"
         );
     }
+}
+
+#[test]
+fn emit_into_an_unusable_directory_fails_cleanly() {
+    let dir = tmp_dir("emit-blocked");
+    let blocker = dir.join("not-a-dir");
+    std::fs::write(&blocker, "a file where the output directory should be").unwrap();
+    let out = ccrtl(&["emit", "all", "--out", blocker.join("v").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not-a-dir/v"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("not-a-dir")]);
 }
