@@ -35,10 +35,10 @@ pub struct VcdTrace {
     path: PathBuf,
     clk: IdCode,
     mismatch: IdCode,
-    ins: Vec<(IdCode, u32)>,
-    exp: Vec<(IdCode, u32)>,
-    act: Vec<(IdCode, u32)>,
-    last: Option<Vec<u128>>,
+    /// Inputs, then expected outputs, then actual outputs: id and width.
+    vars: Vec<(IdCode, u32)>,
+    /// Last value written of each var (None before the first cycle).
+    last: Vec<Option<u128>>,
     done: bool,
 }
 
@@ -73,8 +73,9 @@ impl VcdTrace {
             w.upscope()?;
             Ok(v)
         };
-        let exp = scoped(&mut w, "expected")?;
-        let act = scoped(&mut w, "actual")?;
+        let mut vars = ins;
+        vars.extend(scoped(&mut w, "expected")?);
+        vars.extend(scoped(&mut w, "actual")?);
         w.upscope()?;
         w.enddefinitions()?;
         Ok(VcdTrace {
@@ -84,10 +85,8 @@ impl VcdTrace {
             path: path.to_path_buf(),
             clk,
             mismatch,
-            ins,
-            exp,
-            act,
-            last: None,
+            last: vec![None; vars.len()],
+            vars,
             done: false,
         })
     }
@@ -103,31 +102,20 @@ impl VcdTrace {
         let t = cycle * 10;
         self.w.timestamp(t)?;
         self.w.change_scalar(self.clk, Value::V0)?;
-        let all: Vec<u128> = inputs
-            .iter()
-            .chain(expected)
-            .chain(actual)
-            .copied()
-            .collect();
         let mism = expected != actual;
         self.w
             .change_scalar(self.mismatch, if mism { Value::V1 } else { Value::V0 })?;
-        let ids: Vec<(IdCode, u32)> = self
-            .ins
-            .iter()
-            .chain(&self.exp)
-            .chain(&self.act)
-            .copied()
-            .collect();
-        for (k, ((id, width), v)) in ids.iter().zip(&all).enumerate() {
-            if self.last.as_ref().is_some_and(|l| l[k] == *v) {
+        let values = inputs.iter().chain(expected).chain(actual);
+        for (k, (&(id, width), &v)) in self.vars.iter().zip(values).enumerate() {
+            if self.last[k] == Some(v) {
                 continue;
             }
-            if *width == 1 {
+            self.last[k] = Some(v);
+            if width == 1 {
                 self.w
-                    .change_scalar(*id, if *v & 1 == 1 { Value::V1 } else { Value::V0 })?;
+                    .change_scalar(id, if v & 1 == 1 { Value::V1 } else { Value::V0 })?;
             } else {
-                let bits: Vec<Value> = (0..*width)
+                let bits: Vec<Value> = (0..width)
                     .rev()
                     .map(|b| {
                         if (v >> b) & 1 == 1 {
@@ -137,10 +125,9 @@ impl VcdTrace {
                         }
                     })
                     .collect();
-                self.w.change_vector(*id, &bits)?;
+                self.w.change_vector(id, &bits)?;
             }
         }
-        self.last = Some(all);
         self.w.timestamp(t + 5)?;
         self.w.change_scalar(self.clk, Value::V1)?;
         Ok(())

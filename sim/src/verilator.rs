@@ -130,7 +130,16 @@ impl Model {
             let tmp = cache_root.join(format!("{key}.tmp{}", crate::fsutil::unique_suffix()));
             let _ = std::fs::remove_dir_all(&tmp);
             std::fs::create_dir_all(&tmp)?;
-            let result = compile(verilog, source_name, top, clock, ports, &tmp, cache_root);
+            let result = compile(
+                verilog,
+                source_name,
+                top,
+                clock,
+                ports,
+                &tmp,
+                cache_root,
+                &version,
+            );
             if let Err(e) = result {
                 let _ = std::fs::remove_dir_all(&tmp);
                 return Err(e);
@@ -183,6 +192,7 @@ pub fn words_of(ports: &[Port], dir: Dir) -> usize {
         .sum()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn compile(
     verilog: &str,
     source_name: &str,
@@ -191,6 +201,7 @@ fn compile(
     ports: &[Port],
     dir: &Path,
     cache_root: &Path,
+    version: &str,
 ) -> Result<(), VerilatorError> {
     let vfile = dir.join(format!("{top}.v"));
     std::fs::write(&vfile, verilog)?;
@@ -222,7 +233,7 @@ fn compile(
 
     let root = tool_output("verilator", &["--getenv", "VERILATOR_ROOT"])?;
     let include = PathBuf::from(root.trim()).join("include");
-    let runtime = runtime_objects(&include, cache_root)?;
+    let runtime = runtime_objects(&include, cache_root, version)?;
     run(Command::new("g++")
         .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
         .arg(format!("-I{}", include.display()))
@@ -237,8 +248,11 @@ fn compile(
 
 /// Verilator's runtime, compiled once per Verilator version and shared by
 /// every model.
-fn runtime_objects(include: &Path, cache_root: &Path) -> Result<Vec<PathBuf>, VerilatorError> {
-    let version = tool_output("verilator", &["--version"])?;
+fn runtime_objects(
+    include: &Path,
+    cache_root: &Path,
+    version: &str,
+) -> Result<Vec<PathBuf>, VerilatorError> {
     let mut h = Sha256::new();
     h.update(version.as_bytes());
     let dir = cache_root.join(format!("runtime-{}", hex(&h.finalize()[..6])));
