@@ -34,26 +34,39 @@ pub struct Cp<const D: usize, const L: usize> {
 
     // Enqueue events (valid only: one per cycle is always accepted).
     pub s_enq_valid: Signal<In, Bit>,
+    /// Packet length, bytes.
     pub s_enq_len: Signal<In, Bits<L>>,
+    /// ECN codepoint: 00 not-ECT, 01 ECT(1), 10 ECT(0), 11 CE.
     pub s_enq_ecn: Signal<In, Bits<2>>,
     // Dequeue events.
     pub s_deq_valid: Signal<In, Bit>,
+    /// Bytes leaving the queue.
     pub s_deq_len: Signal<In, Bits<L>>,
     // Parameter load: all registers at once, in force from the next cycle.
     pub s_cfg_valid: Signal<In, Bit>,
+    /// Marking starts at this depth, bytes.
     pub s_cfg_kmin: Signal<In, Bits<D>>,
+    /// Every ECT packet is marked at and above this depth, bytes.
     pub s_cfg_kmax: Signal<In, Bits<D>>,
+    /// Marking probability just below kmax, unsigned Q1.16 (65536 = 1.0).
     pub s_cfg_pmax: Signal<In, Bits<17>>,
+    /// Not-ECT packets are dropped at and above this depth, bytes.
     pub s_cfg_kdrop: Signal<In, Bits<D>>,
+    /// Buffer of the queue, bytes.
     pub s_cfg_buf_max: Signal<In, Bits<D>>,
+    /// New xorshift32 state; 0 selects RESET_SEED.
     pub s_cfg_seed: Signal<In, Bits<32>>,
 
     // Decisions, three cycles after their enqueue.
     pub m_dec_valid: Signal<Out, Bit>,
+    /// 0 admit, 1 admit and mark CE, 2 WRED drop, 3 tail drop; 0 when not valid.
     pub m_dec_action: Signal<Out, Bits<2>>,
+    /// ECN the packet leaves with; 0 when dropped or not valid.
     pub m_dec_ecn: Signal<Out, Bits<2>>,
     // Status.
+    /// Queue depth at the start of the cycle, bytes.
     pub q_depth: Signal<Out, Bits<D>>,
+    /// Sticky: a dequeue was longer than the queue; cleared by rst only.
     pub err_underflow: Signal<Out, Bit>,
 
     // State.
