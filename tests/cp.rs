@@ -12,7 +12,7 @@ use ccrtl_sim::cp::{random_params, CpBlock, CpStimulus};
 use ccrtl_sim::lockstep::{self, Dut, HdlDut, RunOptions, VerilatorDut};
 use ccrtl_sim::mutate;
 use ccrtl_sim::rng::Rng;
-use common::{ccrtl, model, tmp_dir, verilator_lint, yosys_ok};
+use common::{ccrtl, model, tmp_dir, verilator_lint, yosys, yosys_ok};
 use proptest::prelude::*;
 use proptest::test_runner::{
     Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
@@ -333,11 +333,21 @@ fn emitted_verilog_passes_verilator_wall_and_yosys_without_latches() {
         std::fs::write(&bare_path, text.replace("lint_off", "lint_on")).unwrap();
         assert!(!verilator_lint(&bare_path, "ccrtl_cp").status.success());
 
-        yosys_ok(&format!(
-            "read_verilog {}; hierarchy -check -top ccrtl_cp; proc; \
-             select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
-            path.display()
-        ));
+        let no_latch = |p: &std::path::Path| {
+            format!(
+                "read_verilog {}; hierarchy -check -top ccrtl_cp; proc; \
+                 select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
+                p.display()
+            )
+        };
+        yosys_ok(&no_latch(&path));
+        // The latch check can fail too: without its default assignment the
+        // underflow flag's next value is a latch.
+        let latch_path = dir.join("latch.v");
+        let latch = text.replacen("underflow$d = underflow$q;", "", 1);
+        assert_ne!(latch, text);
+        std::fs::write(&latch_path, latch).unwrap();
+        assert!(!yosys(&no_latch(&latch_path)).status.success());
     }
 }
 
@@ -695,6 +705,9 @@ fn emit_into_an_unusable_directory_fails_cleanly() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not-a-dir/v"), "{err}");
-    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(left, vec![std::ffi::OsString::from("not-a-dir")]);
 }

@@ -52,12 +52,17 @@ pub fn verilator_lint(path: &std::path::Path, top: &str) -> Output {
         .unwrap()
 }
 
-/// Runs a yosys script quietly and panics with its output if it fails.
-pub fn yosys_ok(script: &str) {
-    let y = Command::new("yosys")
+/// Runs a yosys script quietly.
+pub fn yosys(script: &str) -> Output {
+    Command::new("yosys")
         .args(["-q", "-p", script])
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs a yosys script quietly and panics with its output if it fails.
+pub fn yosys_ok(script: &str) {
+    let y = yosys(script);
     assert!(
         y.status.success(),
         "yosys -p '{script}':\n{}{}",
