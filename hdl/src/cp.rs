@@ -365,6 +365,16 @@ impl<const D: usize, const L: usize> Logic for Cp<D, L> {
     }
 }
 
+/// The ports of CP for a validated configuration, read from the struct.
+pub fn ports(config: &CpConfig) -> Vec<crate::ports::HdlPort> {
+    macro_rules! make {
+        ($d:literal, $l:literal) => {{
+            crate::ports::ports_of(&Cp::<$d, $l>::new(config))
+        }};
+    }
+    crate::dispatch_cp_shape!(config.shape, make)
+}
+
 /// Expands `$make!(D, L)` for the run-time shape `$shape`, over every
 /// supported (depth_bits, len_bits) pair. The shape must be validated.
 #[macro_export]

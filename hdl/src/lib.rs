@@ -7,4 +7,5 @@
 
 pub mod cp;
 pub mod emit;
+pub mod ports;
 pub mod sim;
