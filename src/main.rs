@@ -1,23 +1,21 @@
 //! `ccrtl`: emit the Verilog of the congestion-control blocks and check it
 //! against the golden models.
 //!
-//! Exit status: 0 success, 1 a check found mismatches, 2 bad usage, bad
-//! parameters, bad input files or a tool failure.
+//! Exit status: 0 success; 1 a check failed (mismatches, a coverage point
+//! missed, or a design that stopped itself after mismatches); 2 bad usage,
+//! bad parameters, bad input files, a tool failure, or a design that
+//! stopped itself (`$finish`, `$stop`, `$fatal`, an assertion); 130 when
+//! interrupted (temporary files removed).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use ccrtl_sim::block::Block;
-use ccrtl_sim::cp::CpBlock;
-use ccrtl_sim::lockstep::{self, RunOptions, VerilatorDut};
-use ccrtl_sim::params::Params;
-use ccrtl_sim::{fsutil, replay, verilator};
-
-/// The blocks, by the one name each has everywhere.
-const BLOCKS: &[&str] = &["cp"];
+use ccrtl_sim::commands::{self, ReplayOpts, SoakOpts, VerifyOpts, VerifyRow};
+use ccrtl_sim::params::ParamsFile;
+use ccrtl_sim::{fsutil, registry};
 
 #[derive(Parser)]
 #[command(
@@ -43,14 +41,19 @@ enum Cmd {
         params: Option<PathBuf>,
     },
     /// Check the Verilog of a block against its golden model under Verilator
-    /// with random stimulus and random valid runtime parameters.
+    /// with random stimulus, random valid runtime parameters, random reset
+    /// values (without --params) and a random power-up state.
     Verify {
         /// Block name, or `all`.
         block: String,
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
         cycles: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Seed of the random power-up state (default: a new one each run,
+        /// printed).
+        #[arg(long)]
+        power_up_seed: Option<u32>,
         /// Check this Verilog file instead of freshly emitted Verilog.
         #[arg(long)]
         verilog: Option<PathBuf>,
@@ -60,8 +63,13 @@ enum Cmd {
         /// Where a mismatch's trace goes (default build/mismatch/<block>-seed<S>.vcd).
         #[arg(long)]
         mismatch_vcd: Option<PathBuf>,
+        /// Generation-time parameters; without it the reset values of the
+        /// runtime registers are drawn from --seed.
         #[arg(long)]
         params: Option<PathBuf>,
+        /// Pass even if some coverage points were not hit.
+        #[arg(long)]
+        allow_missed_coverage: bool,
         /// Print a machine-readable summary on stdout.
         #[arg(long)]
         json: bool,
@@ -80,6 +88,31 @@ enum Cmd {
         /// With `--engine verilator`: run this file instead of emitted Verilog.
         #[arg(long)]
         verilog: Option<PathBuf>,
+        /// With `--engine verilator`: seed of the random power-up state.
+        #[arg(long)]
+        power_up_seed: Option<u32>,
+    },
+    /// Verify many seeds on all cores: random shapes of the menu, random
+    /// reset values, random power-up states; prints one row per block.
+    Soak {
+        /// Block name, or `all`.
+        block: String,
+        /// Cycles per block, over all runs.
+        #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        cycles: u64,
+        /// Cycles per run (one seed, one configuration each).
+        #[arg(long, default_value_t = 50_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        chunk: u64,
+        /// Parallel runs (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Seed of the first run; run k uses seed + k.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        params: Option<PathBuf>,
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -90,6 +123,13 @@ enum Engine {
 }
 
 fn main() -> ExitCode {
+    // Ctrl-C: remove the temporaries in flight (partial outputs, Verilator
+    // builds), then exit.
+    let _ = ctrlc::set_handler(|| {
+        fsutil::remove_temporaries();
+        eprintln!("ccrtl: interrupted");
+        std::process::exit(130);
+    });
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -106,34 +146,23 @@ fn build_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("build"))
 }
 
-fn blocks_named(name: &str) -> Result<Vec<&'static str>> {
-    if name == "all" {
-        return Ok(BLOCKS.to_vec());
-    }
-    match BLOCKS.iter().find(|b| **b == name) {
-        Some(b) => Ok(vec![*b]),
-        None => bail!(
-            "unknown block `{name}`; the blocks are: {} (or `all`)",
-            BLOCKS.join(", ")
-        ),
-    }
+fn load_params(path: Option<&std::path::Path>) -> Result<ParamsFile> {
+    Ok(ParamsFile::load(path, &registry::names())?)
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.cmd {
         Cmd::Emit { block, out, params } => {
-            let blocks = blocks_named(&block)?;
-            let params = Params::load(params.as_deref())?;
+            let blocks = commands::named(&block)?;
+            let params = load_params(params.as_deref())?;
             // Everything is generated before anything is written.
-            let files: Vec<(PathBuf, String)> = blocks
-                .iter()
-                .map(|b| {
-                    (
-                        out.join(ccrtl_hdl::emit::file_name(b)),
-                        verilog_of(b, &params),
-                    )
-                })
-                .collect();
+            let mut files = vec![];
+            for b in &blocks {
+                files.push((
+                    out.join(ccrtl_hdl::emit::file_name(b.name())),
+                    b.emit(&params)?,
+                ));
+            }
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
             for (path, text) in files {
                 fsutil::write_atomic(&path, text.as_bytes())
@@ -146,17 +175,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             block,
             cycles,
             seed,
+            power_up_seed,
             verilog,
             vcd,
             mismatch_vcd,
             params,
+            allow_missed_coverage,
             json,
         } => {
-            let blocks = blocks_named(&block)?;
+            let blocks = commands::named(&block)?;
             if blocks.len() > 1 && (verilog.is_some() || vcd.is_some() || mismatch_vcd.is_some()) {
                 bail!("--verilog, --vcd and --mismatch-vcd need a single block, not `all`");
             }
-            let params = Params::load(params.as_deref())?;
+            let random_reset = params.is_none();
+            let params = load_params(params.as_deref())?;
+            for b in &blocks {
+                b.check_params(&params)?;
+            }
             let mut rows = vec![];
             for b in blocks {
                 let opts = VerifyOpts {
@@ -166,19 +201,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     vcd: vcd.clone(),
                     mismatch_vcd: mismatch_vcd.clone(),
                     progress: !json,
+                    power_up_seed,
+                    random_reset,
+                    build_dir: build_dir(),
                 };
-                rows.push(match b {
-                    "cp" => verify::<CpBlock>(&params.cp, &opts)?,
-                    _ => unreachable!("every block is listed in BLOCKS"),
-                });
+                let row = b.verify(&params, &opts)?;
+                report_problems(&row);
+                rows.push(row);
             }
             print_verify(&rows, json);
-            let ok = rows.iter().all(|r| r.mismatches == 0);
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(verify_status(&rows, allow_missed_coverage))
         }
         Cmd::Replay {
             block,
@@ -187,113 +219,140 @@ fn run(cli: Cli) -> Result<ExitCode> {
             engine,
             params,
             verilog,
+            power_up_seed,
         } => {
-            let blocks = blocks_named(&block)?;
+            let blocks = commands::named(&block)?;
             if blocks.len() != 1 {
                 bail!("replay takes one block, not `all`");
             }
-            if verilog.is_some() && matches!(engine, Engine::Golden) {
-                bail!("--verilog goes with --engine verilator");
+            let verilator = matches!(engine, Engine::Verilator);
+            if !verilator && (verilog.is_some() || power_up_seed.is_some()) {
+                bail!("--verilog and --power-up-seed go with --engine verilator");
             }
-            let params = Params::load(params.as_deref())?;
-            match blocks[0] {
-                "cp" => replay_block::<CpBlock>(&params.cp, &stimulus, &out, engine, verilog)?,
-                _ => unreachable!("every block is listed in BLOCKS"),
-            }
+            let params = load_params(params.as_deref())?;
+            let n = blocks[0].replay(
+                &params,
+                &ReplayOpts {
+                    stimulus,
+                    out: out.clone(),
+                    verilator,
+                    verilog,
+                    power_up_seed,
+                    build_dir: build_dir(),
+                },
+            )?;
+            println!("wrote {} ({n} cycles)", out.display());
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-fn verilog_of(block: &str, params: &Params) -> String {
-    match block {
-        "cp" => CpBlock::verilog(&params.cp),
-        _ => unreachable!("every block is listed in BLOCKS"),
-    }
-}
-
-struct VerifyOpts {
-    cycles: u64,
-    seed: u64,
-    verilog: Option<PathBuf>,
-    vcd: Option<PathBuf>,
-    mismatch_vcd: Option<PathBuf>,
-    progress: bool,
-}
-
-struct VerifyRow {
-    block: &'static str,
-    file: String,
-    report: lockstep::Report,
-    mismatches: u64,
-}
-
-/// The Verilog to check (a user's file, or freshly emitted into
-/// build/verilog/) and its Verilator model.
-fn model_of<B: Block>(
-    config: &B::Config,
-    verilog: Option<&Path>,
-) -> Result<(String, verilator::Model)> {
-    let (path, text) = match verilog {
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            (p.to_path_buf(), text)
-        }
-        None => {
-            let dir = build_dir().join("verilog");
-            std::fs::create_dir_all(&dir)?;
-            let path = dir.join(ccrtl_hdl::emit::file_name(B::NAME));
-            let text = B::verilog(config);
-            fsutil::write_atomic(&path, text.as_bytes())?;
-            (path, text)
-        }
-    };
-    let shown = path.display().to_string();
-    let model = verilator::Model::build(
-        &text,
-        &shown,
-        &ccrtl_hdl::emit::top_module(B::NAME),
-        B::CLOCK,
-        &B::ports(config),
-        &build_dir().join("verilator"),
-    )?;
-    Ok((shown, model))
-}
-
-fn verify<B: Block>(config: &B::Config, o: &VerifyOpts) -> Result<VerifyRow> {
-    let (file, model) = model_of::<B>(config, o.verilog.as_deref())?;
-    let mut dut = VerilatorDut::new(&model, &B::ports(config));
-    let mut opts = RunOptions::new(o.cycles);
-    opts.full_vcd = o.vcd.clone();
-    opts.progress = o.progress;
-    opts.mismatch_vcd = Some(o.mismatch_vcd.clone().unwrap_or_else(|| {
-        build_dir()
-            .join("mismatch")
-            .join(format!("{}-seed{}.vcd", B::NAME, o.seed))
-    }));
-    if let Some(p) = opts.mismatch_vcd.as_ref().and_then(|p| p.parent()) {
-        if !p.as_os_str().is_empty() {
-            std::fs::create_dir_all(p)?;
+        Cmd::Soak {
+            block,
+            cycles,
+            chunk,
+            jobs,
+            seed,
+            params,
+            json,
+        } => {
+            let blocks = commands::named(&block)?;
+            let params = load_params(params.as_deref())?;
+            let jobs = jobs.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            });
+            let mut rows = vec![];
+            for b in blocks {
+                let opts = SoakOpts {
+                    cycles,
+                    chunk,
+                    jobs,
+                    seed,
+                    build_dir: build_dir(),
+                };
+                rows.push(b.soak(&params, &opts)?);
+            }
+            if json {
+                let v: Vec<_> = rows
+                    .iter()
+                    .map(|r| {
+                        serde_json::json!({
+                            "block": r.block, "runs": r.runs, "cycles": r.cycles,
+                            "mismatches": r.mismatches, "failures": r.failures,
+                            "wall_seconds": r.wall.as_secs_f64(),
+                            "cycles_per_second": (r.cycles as f64 / r.wall.as_secs_f64().max(1e-9)).round(),
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                println!(
+                    "{:<6} {:>6} {:>14} {:>11} {:>9} {:>12}",
+                    "block", "runs", "cycles", "mismatches", "wall s", "cycles/s"
+                );
+                for r in &rows {
+                    println!(
+                        "{:<6} {:>6} {:>14} {:>11} {:>9.1} {:>12.0}",
+                        r.block,
+                        r.runs,
+                        r.cycles,
+                        r.mismatches,
+                        r.wall.as_secs_f64(),
+                        r.cycles as f64 / r.wall.as_secs_f64().max(1e-9)
+                    );
+                    for f in &r.failures {
+                        println!("       FAILED {f}");
+                    }
+                }
+            }
+            let ok = rows.iter().all(|r| r.failures.is_empty());
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
-    let report = lockstep::run::<B>(config, o.seed, &mut [&mut dut], &opts)?;
-    for m in &report.first {
-        eprintln!("MISMATCH {}: {m}", B::NAME);
+}
+
+/// Prints mismatches, a design's own stop and VCD warnings on stderr.
+fn report_problems(row: &VerifyRow) {
+    let r = &row.report;
+    let name = row.block;
+    let repro = format!(
+        "reproduce with --seed {} --power-up-seed {}",
+        row.seed, row.power_up_seed
+    );
+    for m in &r.first {
+        eprintln!("MISMATCH {name}: {m}");
     }
-    if let Some(p) = &report.mismatch_vcd {
+    if let Some(p) = &r.mismatch_vcd {
         eprintln!(
-            "MISMATCH {}: trace of the cycles around it in {}",
-            B::NAME,
+            "MISMATCH {name}: trace of the cycles around it in {}",
             p.display()
         );
     }
-    Ok(VerifyRow {
-        block: B::NAME,
-        file,
-        mismatches: report.mismatches,
-        report,
-    })
+    if let Some(w) = &r.vcd_warning {
+        eprintln!("WARNING {name}: {w}");
+    }
+    if let Some((cycle, dut, why)) = &r.design_stop {
+        eprintln!("STOPPED {name}: cycle {cycle}: {dut}: {why}");
+    }
+    if !r.first.is_empty() || r.design_stop.is_some() {
+        eprintln!("{name}: {}; {repro}", row.config);
+    }
+}
+
+fn verify_status(rows: &[VerifyRow], allow_missed_coverage: bool) -> ExitCode {
+    let mismatches = rows.iter().any(|r| r.report.mismatches > 0);
+    let stopped = rows.iter().any(|r| r.report.design_stop.is_some());
+    let missed = rows.iter().any(|r| !r.coverage_missed().is_empty());
+    if mismatches {
+        ExitCode::from(1)
+    } else if stopped {
+        ExitCode::from(2)
+    } else if missed && !allow_missed_coverage {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn print_verify(rows: &[VerifyRow], json: bool) {
@@ -304,17 +363,27 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
                 serde_json::json!({
                     "block": r.block,
                     "file": r.file,
+                    "config": r.config,
+                    "random_reset": r.random_reset,
+                    "seed": r.seed,
+                    "power_up_seed": r.power_up_seed,
                     "cycles": r.report.cycles,
-                    "mismatches": r.mismatches,
+                    "cycles_compared": r.report.compared,
+                    "mismatches": r.report.mismatches,
                     "cycles_per_second": r.report.cycles_per_second().round(),
                     "first_mismatch": r.report.first.iter().map(|m| serde_json::json!({
                         "cycle": m.cycle, "signal": m.signal,
                         "expected": m.expected.to_string(), "actual": m.actual.to_string(),
                     })).collect::<Vec<_>>(),
                     "mismatch_vcd": r.report.mismatch_vcd.as_ref().map(|p| p.display().to_string()),
+                    "vcd_warning": r.report.vcd_warning,
+                    "design_stop": r.report.design_stop.as_ref().map(|(c, d, why)| serde_json::json!({
+                        "cycle": c, "design": d, "kind": why.kind, "message": why.message,
+                    })),
                     "coverage": r.report.coverage.points.iter()
                         .map(|(n, c)| serde_json::json!({"point": n, "hits": c}))
                         .collect::<Vec<_>>(),
+                    "coverage_missed": r.coverage_missed(),
                 })
             })
             .collect();
@@ -335,54 +404,24 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
             "{:<6} {:<28} {:>14} {:>11} {:>12.0}  {hit}/{} points",
             r.block,
             r.file,
-            r.report.cycles,
-            r.mismatches,
+            r.report.compared,
+            r.report.mismatches,
             r.report.cycles_per_second(),
             c.points.len()
+        );
+        println!(
+            "       {} {}; seed {}, power-up seed {}",
+            if r.random_reset {
+                "random reset values:"
+            } else {
+                "configuration:"
+            },
+            r.config,
+            r.seed,
+            r.power_up_seed
         );
         for m in c.missed() {
             println!("       coverage point not hit: {m}");
         }
     }
-}
-
-fn replay_block<B: Block>(
-    config: &B::Config,
-    stimulus: &Path,
-    out: &Path,
-    engine: Engine,
-    verilog: Option<PathBuf>,
-) -> Result<()> {
-    let ports = B::ports(config);
-    let shown = stimulus.display().to_string();
-    let text = std::fs::read_to_string(stimulus).with_context(|| format!("reading {shown}"))?;
-    let rows = replay::read_stimulus(&text, &shown, &ports, Some("rst"))?;
-    let n_out = ports
-        .iter()
-        .filter(|p| p.dir == ccrtl_sim::ports::Dir::Out)
-        .count();
-    let mut results = Vec::with_capacity(rows.len());
-    match engine {
-        Engine::Golden => {
-            let mut g = B::golden(config);
-            for r in &rows {
-                let o = B::golden_step(&mut g, &B::decode_in(r));
-                let mut v = vec![0u128; n_out];
-                B::encode_out(&o, &mut v);
-                results.push(v);
-            }
-        }
-        Engine::Verilator => {
-            let (_, model) = model_of::<B>(config, verilog.as_deref())?;
-            let mut dut = VerilatorDut::new(&model, &ports);
-            for r in &rows {
-                let mut v = vec![0u128; n_out];
-                dut.cycle_values(r, &mut v);
-                results.push(v);
-            }
-        }
-    }
-    replay::write_outputs(out, &ports, &results)?;
-    println!("wrote {} ({} cycles)", out.display(), results.len());
-    Ok(())
 }

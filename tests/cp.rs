@@ -1,22 +1,24 @@
-//! CP across crates: the emitted Verilog against the golden model under
-//! Verilator, the rust-hdl simulation as third leg, property-based
-//! equivalence with shrinking, planted bugs, the command line.
+//! CP across crates: the conformance suite every block passes (emission on
+//! every shape, three-way lockstep, proptest with shrinking, planted
+//! mutants, the command line), instantiated by one line, plus CP's own
+//! checks: step marking, the documented replay example, the hand-written
+//! planted bugs of each class that random stimulus must catch.
 
+#[macro_use]
 mod common;
 
 use std::path::PathBuf;
 
 use ccrtl_golden::cp::{CpConfig, CpIn, CpParams, CpShape, PMAX_ONE};
-use ccrtl_sim::block::{Block, Stimulus};
-use ccrtl_sim::cp::{random_params, CpBlock, CpStimulus};
-use ccrtl_sim::lockstep::{self, Dut, HdlDut, RunOptions, VerilatorDut};
-use ccrtl_sim::mutate;
+use ccrtl_sim::block::Block;
+use ccrtl_sim::cp::{random_params, CpBlock};
+use ccrtl_sim::lockstep::VerilatorDut;
 use ccrtl_sim::rng::Rng;
-use common::{ccrtl, model, tmp_dir, verilator_lint, yosys, yosys_ok};
+use common::conformance::BlockTests;
+use common::{ccrtl, model, tmp_dir, yosys_ok};
 use proptest::prelude::*;
-use proptest::test_runner::{
-    Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
-};
+
+conformance_suite!(CpBlock);
 
 fn config(depth_bits: u32, len_bits: u32) -> CpConfig {
     let shape = CpShape {
@@ -29,444 +31,191 @@ fn config(depth_bits: u32, len_bits: u32) -> CpConfig {
     }
 }
 
-/// Shapes checked in the test suite: default, smallest, widest, and one
-/// with the packet length as wide as the depth.
-fn shapes() -> Vec<CpConfig> {
-    vec![
-        config(24, 14),
-        config(16, 12),
-        config(28, 16),
-        config(16, 16),
-    ]
-}
-
-fn verilator_run(c: &CpConfig, verilog: &str, seed: u64, cycles: u64) -> lockstep::Report {
-    let m = model::<CpBlock>(c, verilog);
-    let mut dut = VerilatorDut::new(&m, &CpBlock::ports(c));
-    lockstep::run::<CpBlock>(c, seed, &mut [&mut dut], &RunOptions::new(cycles)).unwrap()
-}
-
-#[test]
-fn verilator_matches_golden_on_every_shape_with_every_corner_hit() {
-    for (k, c) in shapes().iter().enumerate() {
-        let r = verilator_run(c, &CpBlock::verilog(c), 100 + k as u64, 400_000);
-        assert_eq!(r.mismatches, 0, "{:?}: {:?}", c.shape, r.first);
-        assert_eq!(r.cycles, 400_000);
-        assert!(
-            r.coverage.missed().is_empty(),
-            "{:?}: stimulus missed {:?}",
-            c.shape,
-            r.coverage.missed()
-        );
-    }
-}
-
-#[test]
-fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-    for (k, c) in shapes().iter().enumerate() {
-        let m = model::<CpBlock>(c, &CpBlock::verilog(c));
-        let mut vl = VerilatorDut::new(&m, &CpBlock::ports(c));
-        let mut hdl = HdlDut::<CpBlock>(ccrtl_hdl::sim::cp_sim(c).unwrap());
-        let duts: &mut [&mut dyn Dut<CpBlock>] = &mut [&mut hdl, &mut vl];
-        let r = lockstep::run::<CpBlock>(c, 7 + k as u64, duts, &RunOptions::new(30_000)).unwrap();
-        assert_eq!(r.mismatches, 0, "{:?}: {:?}", c.shape, r.first);
-        assert_eq!(r.cycles, 30_000);
-    }
-}
-
-#[test]
-fn lockstep_reports_the_first_mismatch_and_writes_its_vcd() {
-    let c = CpConfig::default();
-    let good = CpBlock::verilog(&c);
-    // Planted bug: WRED drops only above kdrop instead of at it.
-    let bad = good.replacen("(depth$q >= kdrop$q)", "(depth$q > kdrop$q)", 1);
-    assert_ne!(good, bad);
-    let m = model::<CpBlock>(&c, &bad);
-    let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c));
-    let vcd = tmp_dir("lockstep-vcd").join("m.vcd");
-    let mut opts = RunOptions::new(1_000_000);
-    opts.mismatch_vcd = Some(vcd.clone());
-    let r = lockstep::run::<CpBlock>(&c, 1, &mut [&mut dut], &opts).unwrap();
-    assert!(r.mismatches > 0);
-    let first = &r.first[0];
-    assert!(
-        r.cycles <= first.cycle + 1 + opts.after,
-        "run stops shortly after"
-    );
-    assert_ne!(first.expected, first.actual);
-    let text = std::fs::read_to_string(&vcd).unwrap();
-    assert!(text.contains("$var wire 1 ") && text.contains(" mismatch $end"));
-    assert!(text.contains("$scope module expected $end"));
-    assert!(text.contains("$scope module actual $end"));
-    // The window holds the cycles before the mismatch and after it.
-    let stamps: Vec<u64> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix('#'))
-        .map(|t| t.parse().unwrap())
-        .collect();
-    assert!(*stamps.first().unwrap() <= (first.cycle - 60) * 10);
-    assert!(*stamps.last().unwrap() >= (first.cycle + opts.after) * 10);
-}
-
-// ---- property-based equivalence -----------------------------------------
-
-/// A short trace of valid inputs: reset, then random cycles, with parameter
-/// loads drawn from a seed so every load is a valid set.
-fn trace_strategy(shape: CpShape) -> impl Strategy<Value = Vec<CpIn>> {
-    let len_max = shape.len_max();
-    let cycle = (
-        any::<bool>(),
-        0..=len_max,
-        0u8..4,
-        any::<bool>(),
-        0..=len_max,
-        0u8..16,
-        any::<u64>(),
-    );
-    prop::collection::vec(cycle, 1..400).prop_map(move |cycles| {
-        let mut trace = vec![CpIn {
-            rst: true,
-            ..CpIn::default()
-        }];
-        for (enq, elen, ecn, deq, dlen, cfg, seed) in cycles {
-            let mut i = CpIn {
-                enq_valid: enq,
-                enq_len: elen,
-                enq_ecn: ecn,
-                deq_valid: deq,
-                deq_len: dlen,
-                ..CpIn::default()
-            };
-            if cfg == 0 {
-                // Small buffers often, so the thresholds are reached.
-                let mut r = Rng::new(seed);
-                let mut p = random_params(&mut r, &shape);
-                if seed % 2 == 0 {
-                    p.buf_max = p.buf_max.min(3 * len_max);
-                    p.kmin = p.kmin.min(p.buf_max);
-                    p.kmax = p.kmax.min(p.buf_max).max(p.kmin);
-                    p.kdrop = p.kdrop.min(p.buf_max);
-                }
-                assert!(p.validate(&shape).is_ok());
-                i.cfg_valid = true;
-                i.cfg = p.into();
-            }
-            trace.push(i);
-        }
-        trace
-    })
-}
-
-/// Runs `trace` on golden and `verilog`; on a mismatch writes `vcd` (the
-/// last failing case proptest tries is the shrunk one, so the file left is
-/// the minimal trace) and fails the case.
-fn equivalent(
-    c: &CpConfig,
-    m: &ccrtl_sim::verilator::Model,
-    trace: &[CpIn],
-    vcd: &PathBuf,
-) -> Result<(), TestCaseError> {
-    let mut dut = VerilatorDut::new(m, &CpBlock::ports(c));
-    let mut k = 0;
-    let mut next = |_: &ccrtl_golden::cp::Cp| {
-        let i = trace[k.min(trace.len() - 1)];
-        k += 1;
-        i
+/// A parameter set whose thresholds are whole multiples of 1,000 bytes (one
+/// off now and then), so that 1,000-byte packets put the depth exactly at
+/// each threshold; drawn from `seed`.
+fn threshold_params(seed: u64, shape: &CpShape) -> CpParams {
+    let mut r = Rng::new(seed);
+    let u = 1000u32.min(shape.len_max());
+    let buf_max = (u * r.range(2, 20) + r.upto(1)).min(shape.depth_max());
+    let a = u * r.upto(buf_max / u);
+    let b = u * r.upto(buf_max / u);
+    let p = CpParams {
+        kmin: a.min(b),
+        kmax: a.max(b),
+        pmax: r.pick(&[0, 1, PMAX_ONE / 2, PMAX_ONE - 1, PMAX_ONE]),
+        kdrop: u * r.upto(buf_max / u),
+        buf_max,
+        seed: r.next_u32(),
     };
-    let mut opts = RunOptions::new(trace.len() as u64);
-    opts.full_vcd = Some(vcd.clone());
-    opts.after = 0;
-    let r = lockstep::run_with::<CpBlock>(c, &mut next, &mut [&mut dut], &opts).unwrap();
-    if r.mismatches == 0 {
-        let _ = std::fs::remove_file(vcd);
-        Ok(())
-    } else {
-        Err(TestCaseError::fail(format!("{}", r.first[0])))
-    }
+    debug_assert!(p.validate(shape).is_ok(), "{p:?}");
+    p
 }
 
-fn config_for(cases: u32) -> PtConfig {
-    PtConfig {
-        cases,
-        failure_persistence: None,
-        ..PtConfig::default()
-    }
-}
-
-/// A runner with a fresh random seed each run: over many CI runs it
-/// explores more traces.
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(config_for(cases))
-}
-
-#[test]
-fn proptest_golden_and_verilator_are_equivalent() {
-    let c = config(16, 12);
-    let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
-    let vcd = tmp_dir("proptest-cp").join("failing-trace.vcd");
-    let result = runner(300).run(&trace_strategy(c.shape), |t| equivalent(&c, &m, &t, &vcd));
-    if let Err(e) = result {
-        panic!("{e}\nminimal failing trace: {}", vcd.display());
-    }
-}
-
-#[test]
-fn proptest_shrinks_a_planted_bug_to_a_short_trace_with_its_vcd() {
-    let c = config(16, 12);
-    // Planted bug: the tail-drop test forgets the packet's own length.
-    let bad = CpBlock::verilog(&c).replacen(
-        "(sum > ((buf_max$q) & 32'hffffffff))",
-        "(q32 > ((buf_max$q) & 32'hffffffff))",
-        1,
-    );
-    assert_ne!(bad, CpBlock::verilog(&c));
-    let m = model::<CpBlock>(&c, &bad);
-    let vcd = tmp_dir("proptest-cp-planted").join("failing-trace.vcd");
-    // A fixed seed: how far shrinking gets depends on the case it starts from.
-    let mut runner = TestRunner::new_with_rng(
-        config_for(500),
-        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
-    );
-    let result = runner.run(&trace_strategy(c.shape), |t| equivalent(&c, &m, &t, &vcd));
-    match result {
-        Err(TestError::Fail(_, trace)) => {
-            // The least a failure needs: reset, a parameter load with a
-            // small buffer, the overflowing enqueue, one cycle to see the
-            // depth. Shrinking gets near that from traces of up to 400
-            // cycles (a parameter set comes from a seed, which shrinks
-            // less well than plain values).
-            assert!(trace.len() <= 12, "not shrunk: {} cycles", trace.len());
-            let text = std::fs::read_to_string(&vcd).expect("VCD of the failing trace");
-            assert!(text.starts_with("$timescale"));
-        }
-        other => panic!("the planted bug was not found: {other:?}"),
-    }
-}
-
-// ---- planted bugs -----------------------------------------------------------
-
-/// Mutants that no stimulus can tell apart from the original, each with the
-/// reason. Matched on the changed line's original text and the change.
-const EQUIVALENT: &[(&str, &str, &str)] = &[(
-    "s1_ge_kmin$d = depth$q >= kmin$q;",
-    ">= -> >",
-    "differs only at q == kmin, where the ramp's right side (q - kmin) * pmax \
-     is 0, so no draw marks; and when also q >= kmax the mark comes from \
-     s1_ge_kmax alone",
-)];
-
-#[test]
-fn every_planted_mutant_is_caught_or_shown_equivalent() {
-    // Reset values with a marking ramp and a small buffer, so that a bug in
-    // restoring them after reset shows before the next parameter load.
-    let mut c = CpConfig::default();
-    c.reset = CpParams {
-        kmin: 3_000,
-        kmax: 40_000,
-        pmax: 21_000,
-        kdrop: 30_000,
-        buf_max: 60_000,
-        seed: 0x1234_5678,
-    };
-    let good = CpBlock::verilog(&c);
-    let mutants = mutate::mutants(&good, "ccrtl_cp");
-    assert!(mutants.len() > 50, "only {} mutants", mutants.len());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let survivors = std::sync::Mutex::new(vec![]);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(m) = mutants.get(k) else { break };
-                let r = verilator_run(&c, &m.text, 1, 1_000_000);
-                if r.mismatches == 0 {
-                    survivors.lock().unwrap().push(m.clone());
-                }
-            });
-        }
-    });
-    let survivors = survivors.into_inner().unwrap();
-    let unexplained: Vec<String> = survivors
-        .iter()
-        .filter(|m| {
-            !EQUIVALENT
-                .iter()
-                .any(|(orig, change, _)| m.original == *orig && m.change == *change)
-        })
-        .map(|m| format!("{} `{}`", m.id(), m.original))
-        .collect();
-    eprintln!(
-        "mutants: {} planted, {} caught, {} survived ({} shown equivalent)",
-        mutants.len(),
-        mutants.len() - survivors.len(),
-        survivors.len(),
-        survivors.len() - unexplained.len()
-    );
-    assert!(
-        unexplained.is_empty(),
-        "surviving mutants:\n{}",
-        unexplained.join("\n")
-    );
-}
-
-// ---- emitted files ----------------------------------------------------------
-
-#[test]
-fn emitted_verilog_passes_verilator_wall_and_yosys_without_latches() {
-    let dir = tmp_dir("lint");
-    for c in shapes() {
-        let text = CpBlock::verilog(&c);
-        let path = dir.join(format!(
-            "ccrtl_cp_{}_{}.v",
-            c.shape.depth_bits, c.shape.len_bits
-        ));
-        std::fs::write(&path, &text).unwrap();
-        let lint = verilator_lint(&path, "ccrtl_cp");
-        assert!(
-            lint.status.success(),
-            "{}",
-            String::from_utf8_lossy(&lint.stderr)
+impl BlockTests for CpBlock {
+    /// Reset, then up to 400 cycles: enqueues and dequeues of 1,000 bytes
+    /// (most often), 0, 1, the largest length or any; a parameter load one
+    /// cycle in 24 (half with thresholds at multiples of 1,000 bytes, so the
+    /// depth lands exactly on them; half from the verify stimulus' drawing
+    /// with small buffers); a reset one cycle in 48, mid-trace.
+    fn traces(config: &CpConfig) -> BoxedStrategy<Vec<CpIn>> {
+        let shape = config.shape;
+        let len_max = shape.len_max();
+        let len = prop_oneof![
+            4 => Just(1000u32.min(len_max)),
+            1 => Just(0u32),
+            1 => Just(1u32),
+            1 => Just(len_max),
+            2 => 0..=len_max,
+        ];
+        let cycle = (
+            0u8..48,
+            any::<bool>(),
+            len.clone(),
+            0u8..4,
+            any::<bool>(),
+            len,
+            any::<u64>(),
         );
-        // The check itself can fail: without the waivers it does.
-        let bare_path = dir.join("bare.v");
-        std::fs::write(&bare_path, text.replace("lint_off", "lint_on")).unwrap();
-        assert!(!verilator_lint(&bare_path, "ccrtl_cp").status.success());
+        prop::collection::vec(cycle, 1..400)
+            .prop_map(move |cycles| {
+                let mut trace = vec![CpIn {
+                    rst: true,
+                    ..CpIn::default()
+                }];
+                for (kind, enq, elen, ecn, deq, dlen, seed) in cycles {
+                    let mut i = CpIn {
+                        rst: kind == 0,
+                        enq_valid: enq,
+                        enq_len: elen,
+                        enq_ecn: ecn,
+                        deq_valid: deq,
+                        deq_len: dlen,
+                        ..CpIn::default()
+                    };
+                    if kind == 1 {
+                        i.cfg_valid = true;
+                        i.cfg = threshold_params(seed, &shape).into();
+                    } else if kind == 2 {
+                        let mut r = Rng::new(seed);
+                        let mut p = random_params(&mut r, &shape);
+                        p.buf_max = p.buf_max.min(3 * len_max);
+                        p.kmin = p.kmin.min(p.buf_max);
+                        p.kmax = p.kmax.min(p.buf_max).max(p.kmin);
+                        p.kdrop = p.kdrop.min(p.buf_max);
+                        i.cfg_valid = true;
+                        i.cfg = p.into();
+                    }
+                    trace.push(i);
+                }
+                trace
+            })
+            .boxed()
+    }
 
-        let no_latch = |p: &std::path::Path| {
-            format!(
-                "read_verilog {}; hierarchy -check -top ccrtl_cp; proc; \
-                 select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
-                p.display()
-            )
+    fn proptest_config() -> CpConfig {
+        config(16, 12)
+    }
+
+    /// Ramp-shaped reset values and a small buffer, so that a bug in
+    /// restoring them after reset shows before the next parameter load.
+    fn mutation_config() -> CpConfig {
+        let mut c = CpConfig::default();
+        c.reset = CpParams {
+            kmin: 3_000,
+            kmax: 40_000,
+            pmax: 21_000,
+            kdrop: 30_000,
+            buf_max: 60_000,
+            seed: 0x1234_5678,
         };
-        yosys_ok(&no_latch(&path));
-        // The latch check can fail too: without its default assignment the
-        // underflow flag's next value is a latch.
-        let latch_path = dir.join("latch.v");
-        let latch = text.replacen("underflow$d = underflow$q;", "", 1);
-        assert_ne!(latch, text);
-        std::fs::write(&latch_path, latch).unwrap();
-        assert!(!yosys(&no_latch(&latch_path)).status.success());
+        c
+    }
+
+    const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)] = EQUIVALENT_CP;
+
+    /// The tail-drop test forgets the packet's own length.
+    fn planted_bug(verilog: &str) -> String {
+        verilog.replacen(
+            "(sum > ((buf_max$q) & 32'hffffffff))",
+            "(q32 > ((buf_max$q) & 32'hffffffff))",
+            1,
+        )
+    }
+
+    /// Reset, a load with a small buffer, the overflowing enqueue, a cycle
+    /// to see the depth: shrinking gets near that from 400 cycles.
+    const SHRUNK_MAX: usize = 12;
+
+    fn bad_params() -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "[cp.reset]\nkmin = 500\nkmax = 400\nbuf_max = 1000\nkdrop = 10\n",
+                "`kmin`",
+            ),
+            ("[cp.reset]\npmax = 1.5\n", "`pmax`"),
+            (
+                "[cp.reset]\nkdrop = 2000\nbuf_max = 1000\nkmin = 1\nkmax = 2\n",
+                "`kdrop`",
+            ),
+            (
+                "[cp]\ndepth_bits = 16\n[cp.reset]\nbuf_max = 70000\n",
+                "`buf_max`",
+            ),
+            ("[cp]\ndepth_bits = 22\n", "`depth_bits`"),
+            ("[cp]\nlen_bits = 18\n", "`len_bits`"),
+            (
+                "[cp]\ndepth_bits = 16\nlen_bits = 16\n[cp.reset]\nkmin = 70000\n",
+                "`kmin`",
+            ),
+            ("[cp]\ndepth = 16\n", "unknown field `depth`"),
+            ("[cp]\ndepth_bits = -3\n", "line 2"),
+        ]
     }
 }
 
-#[test]
-fn emitted_modules_are_all_prefixed_and_coexist_with_other_files() {
-    let text = CpBlock::verilog(&CpConfig::default());
-    let modules: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("module "))
-        .map(|l| l.split('(').next().unwrap())
-        .collect();
-    assert!(modules.len() > 10);
-    for m in &modules {
-        assert!(m.starts_with("ccrtl_cp"), "module `{m}` is not prefixed");
-        assert!(!m.contains('$'), "module `{m}`");
-    }
-    // A user design with rust-hdl's default names reads in beside it.
-    let dir = tmp_dir("coexist");
-    std::fs::write(dir.join("ccrtl_cp.v"), &text).unwrap();
-    std::fs::write(
-        dir.join("user.v"),
-        "module top(input clk, output q); assign q = clk; endmodule\n\
-         module top$depth(input d, output q); assign q = d; endmodule\n",
-    )
-    .unwrap();
-    yosys_ok(&format!(
-        "read_verilog {0}/ccrtl_cp.v {0}/user.v; hierarchy -check -top ccrtl_cp",
-        dir.display()
-    ));
-}
+/// Why a 32-bit depth intermediate loses nothing without its top bit.
+const DEPTH_ARITHMETIC: &str = "the depth arithmetic is 32 bits wide but every value it \
+     holds where it is used is below 2^28 + 2^16 < 2^31 on every shape (q, thresholds < 2^28, \
+     lengths < 2^16; q - kmin and kmax - kmin are used only when kmin <= q < kmax), so bit 31 \
+     is always 0";
+/// Why a 48-bit product register loses nothing without its top bit.
+const WIDE_PRODUCT: &str = "u * (kmax - kmin) < 2^16 * 2^28 = 2^44 and (q - kmin) * pmax < \
+     2^28 * 2^17 = 2^45 on every shape, so bit 47 is always 0";
+/// Why a 32-bit partial product loses nothing without its top bit.
+const PARTIAL_PRODUCT: &str = "a 16-bit value times the upper 12 bits of a 28-bit one is below \
+     2^28, so bit 31 is always 0";
 
-#[test]
-fn header_states_block_parameters_version_and_revision() {
-    let mut c = CpConfig::default();
-    c.reset.kmin = 1234;
-    c.reset.kmax = 5678;
-    let text = CpBlock::verilog(&c);
-    let header: Vec<&str> = text.lines().take_while(|l| l.starts_with("//")).collect();
-    let h = header.join("\n");
-    assert!(h.contains("Block `cp`"));
-    assert!(h.contains("depth_bits    = 24"));
-    assert!(h.contains("reset.kmin    = 1234"));
-    assert!(h.contains("reset.kmax    = 5678"));
-    assert!(h.contains(&format!("ccrtl {}", env!("CARGO_PKG_VERSION"))));
-    assert!(h.contains("(git "));
-}
-
-// ---- command line -----------------------------------------------------------
-
-#[test]
-fn verify_cli_passes_good_verilog_and_prints_json() {
-    let out = ccrtl(&[
-        "verify", "cp", "--cycles", "200000", "--seed", "5", "--json",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v[0]["block"], "cp");
-    assert_eq!(v[0]["cycles"], 200000);
-    assert_eq!(v[0]["mismatches"], 0);
-    assert!(v[0]["cycles_per_second"].as_f64().unwrap() > 0.0);
-}
-
-#[test]
-fn verify_cli_fails_on_a_planted_bug_naming_cycle_and_signal() {
-    let dir = tmp_dir("cli-mutant");
-    let bad =
-        CpBlock::verilog(&CpConfig::default()).replacen("o_ecn$d = 32'h3;", "o_ecn$d = 32'h2;", 1);
-    let f = dir.join("bad.v");
-    std::fs::write(&f, bad).unwrap();
-    let vcd = dir.join("mismatch.vcd");
-    let out = ccrtl(&[
-        "verify",
-        "cp",
-        "--cycles",
-        "1000000",
-        "--verilog",
-        f.to_str().unwrap(),
-        "--mismatch-vcd",
-        vcd.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("signal `m_dec_ecn` expected 0x3 actual 0x2"),
-        "{err}"
-    );
-    assert!(err.contains("cycle "));
-    assert!(vcd.exists());
-}
-
-#[test]
-fn verify_cli_names_a_port_of_the_wrong_width() {
-    let dir = tmp_dir("cli-ports");
-    let bad = CpBlock::verilog(&CpConfig::default()).replacen(
-        "input wire  [13:0] s_enq_len;",
-        "input wire  [15:0] s_enq_len;",
-        1,
-    );
-    let f = dir.join("ports.v");
-    std::fs::write(&f, bad).unwrap();
-    let out = ccrtl(&[
-        "verify",
-        "cp",
-        "--cycles",
-        "10",
-        "--verilog",
-        f.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("port `s_enq_len` is 16 bits wide, expected 14"),
-        "{err}"
-    );
-}
+/// Mutants of CP that no stimulus can tell apart from the original (found
+/// by `every_planted_mutant_is_caught_or_shown_equivalent`; each one's reason).
+const EQUIVALENT_CP: &[(&str, &str, &str)] = &[
+    (
+        "s1_ge_kmin$d = depth$q >= kmin$q;",
+        ">= -> >",
+        "differs only at q == kmin, where the ramp's right side (q - kmin) * pmax \
+         is 0, so no draw marks; and when also q >= kmax the mark comes from \
+         s1_ge_kmax alone",
+    ),
+    ("reg  [31:0] s1_over$d;", "width-truncated ccrtl_cp.s1_over$d [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("wire  [31:0] s1_over$q;", "width-truncated ccrtl_cp.s1_over$q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [31:0] s1_span$d;", "width-truncated ccrtl_cp.s1_span$d [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("wire  [31:0] s1_span$q;", "width-truncated ccrtl_cp.s1_span$q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [47:0] s2_lhs$d;", "width-truncated ccrtl_cp.s2_lhs$d [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("wire  [47:0] s2_lhs$q;", "width-truncated ccrtl_cp.s2_lhs$q [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("reg  [47:0] s2_rhs$d;", "width-truncated ccrtl_cp.s2_rhs$d [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("wire  [47:0] s2_rhs$q;", "width-truncated ccrtl_cp.s2_rhs$q [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("reg  [31:0] q32;", "width-truncated ccrtl_cp.q32 [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [31:0] sum;", "width-truncated ccrtl_cp.sum [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [31:0] after_enq;", "width-truncated ccrtl_cp.after_enq [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [31:0] deq32;", "width-truncated ccrtl_cp.deq32 [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("reg  [31:0] lhs_hi;", "width-truncated ccrtl_cp.lhs_hi [31:0] -> [30:0]", PARTIAL_PRODUCT),
+    ("reg  [31:0] rhs_hi;", "width-truncated ccrtl_cp.rhs_hi [31:0] -> [30:0]", PARTIAL_PRODUCT),
+    ("reg  [47:0] rhs_one;", "width-truncated ccrtl_cp.rhs_one [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("output reg  [31:0] q;", "width-truncated ccrtl_cp__s1_over.q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("output reg  [31:0] q;", "width-truncated ccrtl_cp__s1_span.q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
+    ("output reg  [47:0] q;", "width-truncated ccrtl_cp__s2_lhs.q [47:0] -> [46:0]", WIDE_PRODUCT),
+    ("output reg  [47:0] q;", "width-truncated ccrtl_cp__s2_rhs.q [47:0] -> [46:0]", WIDE_PRODUCT),
+];
 
 /// `ccrtl emit all` with a params file holding `toml`; returns the command's
 /// output and the directory it was asked to write.
@@ -486,139 +235,148 @@ fn emit_with_params(name: &str, toml: &str) -> (std::process::Output, PathBuf) {
     (out, out_dir)
 }
 
+/// Hand-written bugs of the kinds random stimulus used to miss, planted in
+/// the emitted Verilog: each is caught by `ccrtl verify cp` with default
+/// options within a million cycles (exit 1, the mismatch named).
 #[test]
-fn emit_refuses_bad_parameters_by_name_and_writes_nothing() {
-    let cases = [
+fn hand_written_bugs_of_every_class_are_caught_by_verify() {
+    let dir = tmp_dir("cp-hand-bugs");
+    let good = CpBlock::verilog(&CpConfig::default());
+    let load_start = good.find("        if (s_cfg_valid) begin").unwrap();
+    let load_end = good.find("        lhs_lo =").unwrap();
+    let load = &good[load_start..load_end];
+    let late_load = format!("{}{}", &good[..load_start], &good[load_end..]).replacen(
+        "        m_dec_valid = o_valid$q;",
+        &format!("{load}        m_dec_valid = o_valid$q;"),
+        1,
+    );
+    let bugs: Vec<(&str, String)> = vec![
         (
-            "[cp.reset]\nkmin = 500\nkmax = 400\nbuf_max = 1000\nkdrop = 10\n",
-            "`kmin`",
-        ),
-        ("[cp.reset]\npmax = 1.5\n", "`pmax`"),
-        (
-            "[cp.reset]\nkdrop = 2000\nbuf_max = 1000\nkmin = 1\nkmax = 2\n",
-            "`kdrop`",
+            "valid gating dropped: the tail-drop test without s_enq_valid",
+            good.replacen("tail = s_enq_valid & ~wred &", "tail = ~wred &", 1),
         ),
         (
-            "[cp]\ndepth_bits = 16\n[cp.reset]\nbuf_max = 70000\n",
-            "`buf_max`",
+            "valid gating dropped: the WRED test without s_enq_valid",
+            good.replacen("wred = s_enq_valid & (s_enq_ecn", "wred = (s_enq_ecn", 1),
         ),
-        ("[cp]\ndepth_bits = 22\n", "`depth_bits`"),
-        ("[cp]\nlen_bits = 18\n", "`len_bits`"),
+        ("a parameter load in a reset cycle wins over reset", late_load),
         (
-            "[cp]\ndepth_bits = 16\nlen_bits = 16\n[cp.reset]\nkmin = 70000\n",
-            "`kmin`",
+            "a back-to-back parameter load is ignored",
+            good.replacen(
+                "        if (s_cfg_valid) begin",
+                "        if (s_cfg_valid & ~cfg_prev) begin",
+                1,
+            )
+            .replacen(
+                "    // Update code\n",
+                "    reg cfg_prev;\n    always @(posedge clk) cfg_prev <= s_cfg_valid;\n    // Update code\n",
+                1,
+            ),
         ),
-        ("[cp]\ndepth = 16\n", "unknown field `depth`"),
-        ("[cp]\ndepth_bits = -3\n", "line 2"),
+        (
+            "reset value taken from the wrong constant",
+            good.replacen("buf_max$d = reset_buf_max;", "buf_max$d = reset_kdrop;", 1),
+        ),
+        (
+            "a register never initialised: the output stage's valid not reset",
+            good.replacen("            o_valid$d = 1'b0;\n", "", 1),
+        ),
+        (
+            "a register never initialised: the underflow flag not reset",
+            good.replacen("            underflow$d = 1'b0;\n", "", 1),
+        ),
     ];
-    for (k, (toml, expect)) in cases.iter().enumerate() {
-        let (out, out_dir) = emit_with_params(&format!("bad-params-{k}"), toml);
-        assert_eq!(out.status.code(), Some(2), "case {k}");
+    for (k, (what, text)) in bugs.iter().enumerate() {
+        assert_ne!(text, &good, "{what}: not planted");
+        let f = dir.join(format!("bug{k}.v"));
+        std::fs::write(&f, text).unwrap();
+        let out = ccrtl(&["verify", "cp", "--verilog", f.to_str().unwrap()]);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(expect), "case {k}: {err}");
-        assert!(!out_dir.exists(), "case {k}: something was written");
+        assert_eq!(out.status.code(), Some(1), "{what}: not caught\n{err}");
+        assert!(err.contains("MISMATCH cp: cycle "), "{what}: {err}");
     }
 }
 
+/// Random power-up state reaches every register: two instances with
+/// different power-up seeds show different outputs before the first reset
+/// (q_depth is a register read straight out), the same seed the same ones.
 #[test]
-fn emit_writes_one_file_per_block_with_the_params_file_applied() {
-    let (out, out_dir) = emit_with_params(
-        "emit-good",
-        "[cp]\ndepth_bits = 20\nlen_bits = 12\n[cp.reset]\nkmin = 100\nkmax = 900\npmax = 0.25\nkdrop = 500\nbuf_max = 1000\nseed = 9\n",
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let files: Vec<_> = std::fs::read_dir(&out_dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(
-        files,
-        vec![std::ffi::OsString::from("ccrtl_cp.v")],
-        "no temporary left"
-    );
-    let text = std::fs::read_to_string(out_dir.join("ccrtl_cp.v")).unwrap();
-    assert!(text.contains("input wire  [19:0] s_cfg_kmin;"));
-    assert!(text.contains("reset.pmax    = 16384 (Q1.16, = 0.25)"));
-}
-
-#[test]
-fn replay_gives_the_same_outputs_on_golden_and_verilator() {
-    let dir = tmp_dir("replay");
+fn power_up_state_is_random_and_seeded() {
     let c = CpConfig::default();
-    let ports = CpBlock::ports(&c);
-    let mut stim = CpStimulus::new(&c, 11);
-    let mut g = CpBlock::golden(&c);
-    let ins: Vec<_> = ports
-        .iter()
-        .filter(|p| p.dir == ccrtl_sim::ports::Dir::In)
-        .collect();
-    let mut csv = ins.iter().map(|p| p.name).collect::<Vec<_>>().join(",");
-    csv.push('\n');
-    let mut marks = 0;
-    for _ in 0..5000 {
-        let i = stim.next(&g);
-        let o = CpBlock::golden_step(&mut g, &i);
-        marks += (o.dec_action == 1) as u32;
-        let mut v = vec![0u128; ins.len()];
-        CpBlock::encode_in(&i, &mut v);
-        csv.push_str(
-            &v.iter()
-                .map(|x| x.to_string())
-                .collect::<Vec<_>>()
-                .join(","),
-        );
-        csv.push('\n');
-    }
-    assert!(marks > 0, "the trace should exercise marking");
-    let stim_path = dir.join("in.csv");
-    std::fs::write(&stim_path, csv).unwrap();
-    let run = |engine: &str| {
-        let out = dir.join(format!("{engine}.csv"));
-        let o = ccrtl(&[
-            "replay",
-            "cp",
-            "--stimulus",
-            stim_path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--engine",
-            engine,
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        std::fs::read_to_string(out).unwrap()
+    let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
+    let depth_at_power_up = |seed: u32| {
+        let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), seed);
+        let mut o = vec![0u128; 5];
+        dut.cycle_values(&[0u128; 13], &mut o).unwrap();
+        o[3]
     };
-    let golden = run("golden");
-    let verilator = run("verilator");
-    assert_eq!(golden.lines().count(), 5001);
-    assert!(golden.starts_with("cycle,m_dec_valid,m_dec_action,m_dec_ecn,q_depth,err_underflow\n"));
-    assert_eq!(golden, verilator);
+    let a: Vec<u128> = (1..=8).map(depth_at_power_up).collect();
+    let b: Vec<u128> = (1..=8).map(depth_at_power_up).collect();
+    assert_eq!(a, b, "the same seed gives the same power-up state");
+    let distinct: std::collections::HashSet<_> = a.iter().collect();
+    assert!(distinct.len() >= 6, "power-up depths {a:?}");
 }
 
+/// Out-of-range loads (which the parameter checks refuse) are defined: the
+/// rules apply literally, and golden and Verilator agree on them.
 #[test]
-fn replay_names_line_and_column_of_malformed_input() {
-    let dir = tmp_dir("replay-bad");
-    let stim = dir.join("in.csv");
-    std::fs::write(&stim, "rst,s_enq_valid,s_enq_len\n1,0,0\n0,1,99999\n").unwrap();
-    let out = dir.join("out.csv");
-    let o = ccrtl(&[
-        "replay",
-        "cp",
-        "--stimulus",
-        stim.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("in.csv:3:3: 99999 does not fit port `s_enq_len` (14 bits, max 16383)"),
-        "{err}"
-    );
-    assert!(!out.exists());
+fn out_of_range_loads_behave_as_documented() {
+    let c = CpConfig::default();
+    let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
+    let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), 3);
+    let mut g = CpBlock::golden(&c);
+    // kmin > kmax: marking is the step at kmax; pmax > 1.0; kdrop and the
+    // thresholds beyond buf_max.
+    let bad = CpParams {
+        kmin: 9_000,
+        kmax: 4_000,
+        pmax: 100_000,
+        kdrop: 50_000,
+        buf_max: 20_000,
+        seed: 9,
+    };
+    assert!(bad.validate(&c.shape).is_err());
+    let mut trace = vec![
+        CpIn {
+            rst: true,
+            ..CpIn::default()
+        },
+        CpIn {
+            cfg_valid: true,
+            cfg: bad.into(),
+            ..CpIn::default()
+        },
+    ];
+    for _ in 0..30 {
+        trace.push(CpIn {
+            enq_valid: true,
+            enq_len: 1000,
+            enq_ecn: 2,
+            ..CpIn::default()
+        });
+    }
+    trace.extend(std::iter::repeat_n(CpIn::default(), 4));
+    let mut marks = vec![];
+    for (k, i) in trace.iter().enumerate() {
+        let mut v = vec![0u128; 13];
+        CpBlock::encode_in(i, &mut v);
+        let mut o = vec![0u128; 5];
+        dut.cycle_values(&v, &mut o).unwrap();
+        let e = CpBlock::golden_step(&mut g, i);
+        if k > 0 {
+            let mut ev = vec![0u128; 5];
+            CpBlock::encode_out(&e, &mut ev);
+            assert_eq!(o, ev, "cycle {k}");
+        }
+        if e.dec_valid {
+            marks.push(e.dec_action);
+        }
+    }
+    // Depths 0..3000 admitted, 4000.. marked (the step at kmax), and from
+    // 20,000 bytes on tail drops (buf_max).
+    assert_eq!(&marks[..4], &[0, 0, 0, 0]);
+    assert!(marks[4..20].iter().all(|&a| a == 1), "{marks:?}");
+    assert!(marks[20..].iter().all(|&a| a == 3), "{marks:?}");
 }
 
 #[test]
@@ -654,13 +412,13 @@ fn step_marking_marks_every_ect_packet_at_k_in_the_verilog() {
     }
     trace.extend(std::iter::repeat_n(CpIn::default(), 4));
     let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
-    let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c));
+    let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), 1);
     let mut actions = vec![];
     for i in &trace {
         let mut v = vec![0u128; 13];
         CpBlock::encode_in(i, &mut v);
         let mut o = vec![0u128; 5];
-        dut.cycle_values(&v, &mut o);
+        dut.cycle_values(&v, &mut o).unwrap();
         if o[0] == 1 {
             actions.push(o[1]);
         }
@@ -668,6 +426,7 @@ fn step_marking_marks_every_ect_packet_at_k_in_the_verilog() {
     // Depths seen: 0, 1000, 2000 (below K: admit), 3000 (at K: mark).
     assert_eq!(actions, vec![0, 0, 0, 1]);
 }
+
 
 #[test]
 fn replay_example_in_the_docs_is_what_both_engines_print() {
@@ -696,6 +455,33 @@ fn replay_example_in_the_docs_is_what_both_engines_print() {
     }
 }
 
+
+#[test]
+fn emit_writes_one_file_per_block_with_the_params_file_applied() {
+    let (out, out_dir) = emit_with_params(
+        "emit-good",
+        "[cp]\ndepth_bits = 20\nlen_bits = 12\n[cp.reset]\nkmin = 100\nkmax = 900\npmax = 0.25\nkdrop = 500\nbuf_max = 1000\nseed = 9\n",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files: Vec<_> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        files,
+        vec![std::ffi::OsString::from("ccrtl_cp.v")],
+        "no temporary left"
+    );
+    let text = std::fs::read_to_string(out_dir.join("ccrtl_cp.v")).unwrap();
+    assert!(text.contains("input wire  [19:0] s_cfg_kmin;"));
+    assert!(text.contains("reset.pmax    = 16384 (Q1.16, = 0.25)"));
+}
+
+
 #[test]
 fn emit_into_an_unusable_directory_fails_cleanly() {
     let dir = tmp_dir("emit-blocked");
@@ -711,3 +497,51 @@ fn emit_into_an_unusable_directory_fails_cleanly() {
         .collect();
     assert_eq!(left, vec![std::ffi::OsString::from("not-a-dir")]);
 }
+
+#[test]
+fn header_states_block_parameters_version_and_revision() {
+    let mut c = CpConfig::default();
+    c.reset.kmin = 1234;
+    c.reset.kmax = 5678;
+    let text = CpBlock::verilog(&c);
+    let header: Vec<&str> = text.lines().take_while(|l| l.starts_with("//")).collect();
+    let h = header.join("\n");
+    assert!(h.contains("Block `cp`"));
+    assert!(h.contains("depth_bits    = 24"));
+    assert!(h.contains("reset.kmin    = 1234"));
+    assert!(h.contains("reset.kmax    = 5678"));
+    assert!(h.contains(&format!("ccrtl {}", env!("CARGO_PKG_VERSION"))));
+    assert!(h.contains("(git "));
+}
+
+// ---- command line -----------------------------------------------------------
+
+
+#[test]
+fn emitted_modules_are_all_prefixed_and_coexist_with_other_files() {
+    let text = CpBlock::verilog(&CpConfig::default());
+    let modules: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("module "))
+        .map(|l| l.split('(').next().unwrap())
+        .collect();
+    assert!(modules.len() > 10);
+    for m in &modules {
+        assert!(m.starts_with("ccrtl_cp"), "module `{m}` is not prefixed");
+        assert!(!m.contains('$'), "module `{m}`");
+    }
+    // A user design with rust-hdl's default names reads in beside it.
+    let dir = tmp_dir("coexist");
+    std::fs::write(dir.join("ccrtl_cp.v"), &text).unwrap();
+    std::fs::write(
+        dir.join("user.v"),
+        "module top(input clk, output q); assign q = clk; endmodule\n\
+         module top$depth(input d, output q); assign q = d; endmodule\n",
+    )
+    .unwrap();
+    yosys_ok(&format!(
+        "read_verilog {0}/ccrtl_cp.v {0}/user.v; hierarchy -check -top ccrtl_cp",
+        dir.display()
+    ));
+}
+

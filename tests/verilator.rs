@@ -42,7 +42,7 @@ fn ports_over_64_bits_cross_the_ffi_intact() {
         &test_root().join("verilator"),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let mut dut = VerilatorDut::new(&m, &ports);
+    let mut dut = VerilatorDut::new(&m, &ports, 1);
     let mut r = Rng::new(3);
     let mask104 = (1u128 << 104) - 1;
     let mut prev: Option<[u128; 3]> = None;
@@ -55,7 +55,7 @@ fn ports_over_64_bits_cross_the_ffi_intact() {
         let b = r.next_u64() as u128 & ((1 << 40) - 1);
         let c = r.next_u32() as u128 & 0xff;
         let mut out = [0u128; 3];
-        dut.cycle_values(&[a, b, c], &mut out);
+        dut.cycle_values(&[a, b, c], &mut out).unwrap();
         if let Some([pa, pb, pc]) = prev {
             let c5 = pc | pc << 8 | pc << 16 | pc << 24 | pc << 32;
             assert_eq!(out, [(pa + 1) & mask104, pb ^ c5, !pc & 0xff], "cycle {k}");
@@ -82,6 +82,55 @@ fn a_verilog_error_is_reported_with_the_tool_output() {
         msg.contains("verilator") && msg.contains("syntax error"),
         "{msg}"
     );
+    // The error names the user's file and line, not the build copy.
+    let line = broken.lines().position(|l| l.contains("a +;")).unwrap() + 1;
+    assert!(msg.contains(&format!("wide.v:{line}:")), "{msg}");
+    assert!(!msg.contains("ccrtl_wide.v"), "{msg}");
+}
+
+/// A counter design that calls `what` when it reaches 100.
+fn stopping(what: &str) -> String {
+    format!(
+        "module ccrtl_stop(input clk, input rst, output reg [7:0] n);
+         always @(posedge clk) begin
+           if (rst) n <= 0; else n <= n + 8'd1;
+           if (!rst && n == 8'd100) {what};
+         end
+endmodule
+"
+    )
+}
+
+#[test]
+fn finish_stop_fatal_and_assertions_stop_the_run_with_file_and_line() {
+    let ports = vec![Port::input("rst", 1), Port::output("n", 8)];
+    for (what, kind) in [
+        ("$finish", "$finish"),
+        ("$stop", "$stop"),
+        ("$fatal(1, \"boom\")", "$"),
+        ("assert (n != 8'd100)", "$"),
+    ] {
+        let text = stopping(what);
+        let m = Model::build(&text, "my/stop.v", "ccrtl_stop", "clk", &ports, &test_root().join("verilator"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut inst = m.instantiate(5);
+        // Batch of 300 cycles: reset in the first, then counting.
+        let mut ins = vec![0u32; 300];
+        ins[0] = 1;
+        let mut outs = vec![0u32; 300];
+        let (k, why) = inst.cycles(300, &ins, &mut outs).expect_err(what);
+        // n == 100 is seen in cycle 101; the design stops at its edge.
+        assert_eq!(k, 101, "{what}");
+        assert!(why.kind.starts_with(kind), "{what}: {why}");
+        let line = text.lines().position(|l| l.contains("8'd100)")).unwrap() + 1;
+        assert!(why.message.starts_with(&format!("my/stop.v:{line}:")), "{what}: {why}");
+        assert!(!why.message.contains("ccrtl_stop.v"), "{what}: {why}");
+        if what.starts_with("$fatal") {
+            assert!(why.message.contains("boom"), "{why}");
+        }
+        // The instance stays stopped.
+        assert!(inst.cycles(1, &ins[..1], &mut outs[..1]).is_err());
+    }
 }
 
 #[test]
@@ -95,6 +144,7 @@ fn verify_writes_the_whole_run_as_vcd() {
         "3000",
         "--seed",
         "2",
+        "--allow-missed-coverage",
         "--vcd",
         vcd.to_str().unwrap(),
     ]);

@@ -1,7 +1,9 @@
 //! What the generic machinery (lockstep, VCD, replay, CLI) needs to know of a
 //! block. Each block implements [`Block`] once, in `sim/src/<block>.rs`.
 
+use crate::params::ParamsError;
 use crate::ports::Port;
+use crate::rng::Rng;
 
 /// Named corner-case counters filled while a run checks a block.
 #[derive(Debug, Clone, Default)]
@@ -28,11 +30,11 @@ impl Coverage {
     }
 }
 
-pub trait Block {
+pub trait Block: 'static {
     /// Name used everywhere: `golden/src/NAME.rs`, `ccrtl_NAME.v`, CLI.
     const NAME: &'static str;
     /// Generation-time configuration (sizes and reset values).
-    type Config: Clone + std::fmt::Debug;
+    type Config: Clone + std::fmt::Debug + Send + Sync;
     type In: Copy + Default + std::fmt::Debug;
     type Out: Copy + Default + PartialEq + std::fmt::Debug;
     type Golden: Clone;
@@ -42,6 +44,10 @@ pub trait Block {
 
     /// Name of the clock input.
     const CLOCK: &'static str = "clk";
+    /// Name of the synchronous reset input (active high). Outputs are
+    /// compared from the cycle after the first cycle that asserts it: the
+    /// power-up state before it is random in the Verilator model.
+    const RESET: &'static str = "rst";
 
     /// Input ports then output ports, the clock excluded.
     fn ports(config: &Self::Config) -> Vec<Port>;
@@ -54,12 +60,28 @@ pub trait Block {
 
     /// The finished Verilog file.
     fn verilog(config: &Self::Config) -> String;
+    /// The block in rust-hdl's simulator (the third leg of the lockstep).
+    fn hdl_sim(config: &Self::Config) -> Box<dyn ccrtl_hdl::sim::CycleSim<Self::In, Self::Out>>;
+
+    /// The configuration without a params file.
+    fn default_config() -> Self::Config;
+    /// The block's table (`[NAME]`) of a params file, parsed and checked.
+    /// `text` is the whole file (other blocks' tables are not looked at
+    /// here); `path` names it in errors.
+    fn parse_config(text: &str, path: &str) -> Result<Self::Config, ParamsError>;
+    /// Every shape of the block's menu, each with its default reset values.
+    fn menu() -> Vec<Self::Config>;
+    /// `config` with random valid reset values of the runtime registers
+    /// (same shape), drawn so that extreme settings appear often.
+    fn random_reset(config: &Self::Config, r: &mut Rng) -> Self::Config;
+    /// The shape and the reset values, on one line.
+    fn describe(config: &Self::Config) -> String;
 
     /// The corner-case points this block's runs count.
     fn coverage_points() -> &'static [&'static str];
     /// Counts the points that the cycle about to run (`i` applied to state
-    /// `g`) hits.
-    fn cover(g: &Self::Golden, i: &Self::In, cov: &mut Coverage);
+    /// `g`, `prev` the inputs of the cycle before) hits.
+    fn cover(g: &Self::Golden, prev: &Self::In, i: &Self::In, cov: &mut Coverage);
 }
 
 pub trait Stimulus<B: Block + ?Sized> {

@@ -13,12 +13,23 @@
 //! boundary, and enqueues ECT in the next cycle), resets the block about
 //! every 8,000 cycles with random traffic on the other inputs, and rarely
 //! dequeues more than the queue holds.
+//!
+//! Control corners: the reset is held for one to four cycles, mid-traffic,
+//! with random traffic and sometimes a parameter load on the other inputs
+//! (reset wins); parameter loads come now and then in runs of two to four
+//! consecutive cycles; one load in sixteen is out of range (values the
+//! parameter checks would refuse: `kmin > kmax`, thresholds beyond
+//! `buf_max`, `pmax > 1.0`), whose behaviour docs/cp.md defines.
+//! Payloads of streams whose valid is low are randomised by the lockstep
+//! machinery, not here.
 
 use ccrtl_golden::cp::{
-    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE, SEED_BITS,
+    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE,
+    SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS,
 };
 
 use crate::block::{Block, Coverage, Stimulus};
+use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
 
@@ -33,28 +44,7 @@ impl Block for CpBlock {
     type Stimulus = CpStimulus;
 
     fn ports(c: &CpConfig) -> Vec<Port> {
-        let d = c.shape.depth_bits;
-        let l = c.shape.len_bits;
-        vec![
-            Port::input("rst", 1),
-            Port::input("s_enq_valid", 1),
-            Port::input("s_enq_len", l),
-            Port::input("s_enq_ecn", 2),
-            Port::input("s_deq_valid", 1),
-            Port::input("s_deq_len", l),
-            Port::input("s_cfg_valid", 1),
-            Port::input("s_cfg_kmin", d),
-            Port::input("s_cfg_kmax", d),
-            Port::input("s_cfg_pmax", PMAX_BITS),
-            Port::input("s_cfg_kdrop", d),
-            Port::input("s_cfg_buf_max", d),
-            Port::input("s_cfg_seed", SEED_BITS),
-            Port::output("m_dec_valid", 1),
-            Port::output("m_dec_action", 2),
-            Port::output("m_dec_ecn", 2),
-            Port::output("q_depth", d),
-            Port::output("err_underflow", 1),
-        ]
+        crate::ports::from_hdl(&ccrtl_hdl::cp::ports(c), Self::CLOCK)
     }
 
     fn encode_in(i: &CpIn, v: &mut [u128]) {
@@ -114,11 +104,57 @@ impl Block for CpBlock {
         ccrtl_hdl::emit::cp_verilog(c).expect("CP configuration must be validated before use")
     }
 
+    fn hdl_sim(c: &CpConfig) -> Box<dyn ccrtl_hdl::sim::CycleSim<CpIn, CpOut>> {
+        ccrtl_hdl::sim::cp_sim(c).expect("CP configuration must be validated before use")
+    }
+
+    fn default_config() -> CpConfig {
+        CpConfig::default()
+    }
+
+    fn parse_config(text: &str, path: &str) -> Result<CpConfig, ParamsError> {
+        crate::params::parse_cp(text, path)
+    }
+
+    fn menu() -> Vec<CpConfig> {
+        let mut v = vec![];
+        for &depth_bits in SUPPORTED_DEPTH_BITS {
+            for &len_bits in SUPPORTED_LEN_BITS {
+                let shape = CpShape {
+                    depth_bits,
+                    len_bits,
+                };
+                if shape.validate().is_ok() {
+                    v.push(CpConfig {
+                        shape,
+                        reset: CpParams::reset_for(&shape),
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    fn random_reset(c: &CpConfig, r: &mut Rng) -> CpConfig {
+        CpConfig {
+            shape: c.shape,
+            reset: random_params(r, &c.shape),
+        }
+    }
+
+    fn describe(c: &CpConfig) -> String {
+        let p = &c.reset;
+        format!(
+            "depth_bits={} len_bits={} reset: kmin={} kmax={} pmax={} kdrop={} buf_max={} seed={:#x}",
+            c.shape.depth_bits, c.shape.len_bits, p.kmin, p.kmax, p.pmax, p.kdrop, p.buf_max, p.seed
+        )
+    }
+
     fn coverage_points() -> &'static [&'static str] {
         COVER
     }
 
-    fn cover(g: &Cp, i: &CpIn, cov: &mut Coverage) {
+    fn cover(g: &Cp, prev: &CpIn, i: &CpIn, cov: &mut Coverage) {
         let q = g.depth() as u64;
         let p = g.params();
         if i.rst {
@@ -127,6 +163,12 @@ impl Block for CpBlock {
             }
             if i.enq_valid || i.cfg_valid {
                 cov.hit(TRAFFIC_IN_RESET);
+            }
+            if i.cfg_valid {
+                cov.hit(CFG_IN_RESET);
+            }
+            if prev.rst {
+                cov.hit(RESET_HELD);
             }
             return;
         }
@@ -204,6 +246,20 @@ impl Block for CpBlock {
             if i.enq_valid {
                 cov.hit(CFG_WITH_ENQ);
             }
+            if prev.cfg_valid && !prev.rst {
+                cov.hit(CFG_BACK_TO_BACK);
+            }
+            let loaded = CpParams {
+                kmin: i.cfg.kmin,
+                kmax: i.cfg.kmax,
+                pmax: i.cfg.pmax,
+                kdrop: i.cfg.kdrop,
+                buf_max: i.cfg.buf_max,
+                seed: i.cfg.seed,
+            };
+            if loaded.validate(&g.config().shape).is_err() {
+                cov.hit(CFG_OUT_OF_RANGE);
+            }
         }
     }
 }
@@ -237,6 +293,10 @@ const COVER: &[&str] = &[
     "reset with a non-empty queue",
     "enqueue or parameter load during reset",
     "ECT draw exactly on the marking boundary",
+    "parameter load during reset (reset wins)",
+    "reset held for more than one cycle",
+    "parameter loads in consecutive cycles",
+    "out-of-range parameter load (one the checks refuse)",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -263,6 +323,10 @@ const SEED_ZERO: usize = 24;
 const RESET_MID_RUN: usize = 25;
 const TRAFFIC_IN_RESET: usize = 26;
 const RAMP_BOUNDARY: usize = 27;
+const CFG_IN_RESET: usize = 28;
+const RESET_HELD: usize = 29;
+const CFG_BACK_TO_BACK: usize = 30;
+const CFG_OUT_OF_RANGE: usize = 31;
 
 #[derive(Debug, Clone, Copy)]
 enum Phase {
@@ -283,6 +347,10 @@ pub struct CpStimulus {
     cfg_in: u32,
     /// The previous cycle loaded an aimed seed: enqueue ECT now.
     aimed_enqueue: bool,
+    /// Reset cycles still to come in the current reset.
+    reset_left: u32,
+    /// Parameter loads still to come in a run of consecutive loads.
+    loads_left: u32,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -295,6 +363,8 @@ impl Stimulus<CpBlock> for CpStimulus {
             phase_left: 0,
             cfg_in: 1,
             aimed_enqueue: false,
+            reset_left: 0,
+            loads_left: 0,
         }
     }
 
@@ -313,13 +383,24 @@ impl Stimulus<CpBlock> for CpStimulus {
             i.enq_len = r.upto(len_max);
             return i;
         }
-        // The registers have no power-up reset: reset first, then now and
-        // then, with random traffic on the other inputs (which reset must
-        // override), followed by a stretch under the reset parameters.
+        // The registers have no power-up value: reset first, then now and
+        // then for one to four cycles, with random traffic and sometimes a
+        // parameter load on the other inputs (which reset must override),
+        // followed by a stretch under the reset parameters.
         if c == 0 || r.next_u64() % 8000 == 0 {
-            i = self.random_traffic(q, &p);
-            i.rst = true;
-            self.cfg_in = self.rng.range(1, 3000);
+            self.reset_left = if r.chance(96) { r.range(1, 3) } else { 0 };
+            return self.reset_cycle(q, &p);
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            return self.reset_cycle(q, &p);
+        }
+        if self.loads_left > 0 {
+            // A run of back-to-back loads, with traffic.
+            self.loads_left -= 1;
+            let mut i = self.random_traffic(q, &p);
+            i.cfg_valid = true;
+            i.cfg = self.load(q);
             return i;
         }
         let r = &mut self.rng;
@@ -344,8 +425,11 @@ impl Stimulus<CpBlock> for CpStimulus {
                 self.aimed_enqueue = true;
                 return i;
             }
+            if r.chance(24) {
+                self.loads_left = r.range(1, 3);
+            }
             i.cfg_valid = true;
-            i.cfg = random_params(r, &self.shape).into();
+            i.cfg = self.load(q);
         }
         let cfg = (i.cfg_valid, i.cfg);
         i = self.random_traffic(q, &p);
@@ -355,6 +439,53 @@ impl Stimulus<CpBlock> for CpStimulus {
 }
 
 impl CpStimulus {
+    /// A reset cycle: random traffic, and a parameter load one time in four.
+    fn reset_cycle(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
+        let mut i = self.random_traffic(q, p);
+        i.rst = true;
+        if self.rng.chance(64) {
+            i.cfg_valid = true;
+            i.cfg = self.load(q);
+        }
+        // Now and then a long stretch under the reset values, filling the
+        // queue, so that every reset value is reached before the next load.
+        if self.rng.chance(64) {
+            self.cfg_in = self.rng.range(3000, 40_000);
+            self.phase = self.rng.pick(&[Phase::Burst, Phase::Fill]);
+            self.phase_left = self.rng.range(2000, 8000);
+        } else {
+            self.cfg_in = self.rng.range(1, 3000);
+        }
+        i
+    }
+
+    /// A parameter set to load: valid, or one time in sixteen out of range
+    /// (any value the ports can carry).
+    fn load(&mut self, _q: u32) -> CpParamsPort {
+        let r = &mut self.rng;
+        if r.chance(16) {
+            let d = self.shape.depth_max();
+            let mut p = CpParamsPort {
+                kmin: r.upto(d),
+                kmax: r.upto(d),
+                pmax: r.upto((1 << PMAX_BITS) - 1),
+                kdrop: r.upto(d),
+                buf_max: r.upto(d),
+                seed: r.next_u32(),
+            };
+            // Keep the thresholds within reach of the traffic half the time.
+            if r.chance(128) {
+                let len_max = self.shape.len_max();
+                p.buf_max = r.upto(40 * len_max).min(d);
+                p.kmin = r.upto(p.buf_max.saturating_add(len_max).min(d));
+                p.kmax = r.upto(p.buf_max.saturating_add(len_max).min(d));
+                p.kdrop = r.upto(p.buf_max.saturating_add(len_max).min(d));
+            }
+            return p;
+        }
+        random_params(r, &self.shape).into()
+    }
+
     /// Enqueue and dequeue for one cycle, by the current phase.
     fn random_traffic(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
         let r = &mut self.rng;

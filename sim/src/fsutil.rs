@@ -2,6 +2,34 @@
 //! directory, then renamed.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Every temporary file and directory handed out, for [`remove_temporaries`].
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Records a temporary path (file or directory) to remove on interruption.
+pub fn register_temporary(path: &Path) {
+    if let Ok(mut t) = TEMPORARIES.lock() {
+        t.push(path.to_path_buf());
+    }
+}
+
+/// Removes every registered temporary that still exists (those renamed to
+/// their final names no longer do). Called on Ctrl-C before exiting, so an
+/// interrupted command leaves no hidden partial file or build directory.
+pub fn remove_temporaries() {
+    let paths = match TEMPORARIES.lock() {
+        Ok(t) => t.clone(),
+        Err(e) => e.into_inner().clone(),
+    };
+    for p in paths {
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(&p);
+        } else {
+            let _ = std::fs::remove_file(&p);
+        }
+    }
+}
 
 /// A suffix unique to this process and call, for temporary names.
 pub fn unique_suffix() -> String {
@@ -20,7 +48,9 @@ pub fn temp_path(path: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.tmp{}", unique_suffix()))
+    let tmp = path.with_file_name(format!(".{name}.tmp{}", unique_suffix()));
+    register_temporary(&tmp);
+    tmp
 }
 
 /// Writes `bytes` to `path` atomically.

@@ -2,12 +2,14 @@
 //! checker, stimulus generators, VCD traces, CSV replay and the params file.
 
 pub mod block;
+pub mod commands;
 pub mod cp;
 pub mod fsutil;
 pub mod lockstep;
 pub mod mutate;
 pub mod params;
 pub mod ports;
+pub mod registry;
 pub mod replay;
 pub mod rng;
 pub mod vcd;

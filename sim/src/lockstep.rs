@@ -1,26 +1,50 @@
 //! Cycle-by-cycle lockstep of a golden model and one or more designs under
 //! test, comparing every output port every cycle.
 //!
+//! The run goes in batches: the stimulus and the golden model produce a
+//! batch of cycles (packed input words, packed expected output words), each
+//! design runs the whole batch (the Verilator model in one FFI call), then
+//! the outputs are compared word for word.
+//!
+//! Stimulus discipline, for every block: whatever the block's contract says
+//! it ignores is random. A payload port of a stream (`s_<x>_<field>` beside
+//! `s_<x>_valid`) carries a fresh random value in every cycle where its valid
+//! is low or the reset is high ([`crate::ports::cares`]); the golden model
+//! sees the same values.
+//!
+//! Outputs are compared from the cycle after the first reset cycle: before
+//! it the Verilator model's registers hold their random power-up values.
+//!
 //! On the first mismatching cycle every differing port is reported (cycle,
 //! design, signal, expected, actual); the run goes on for
 //! [`RunOptions::after`] cycles and stops, and a VCD of the
 //! [`RunOptions::before`] cycles before the mismatch to the end is written.
+//! A VCD that cannot be written leaves the mismatch reported, with a warning.
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crate::block::{Block, Coverage, Stimulus};
-use crate::ports::{self, Dir, Port};
+use crate::ports::{self, Care, Dir, Port};
+use crate::rng::Rng;
 use crate::vcd::VcdTrace;
-use crate::verilator;
+use crate::verilator::{self, DesignStop};
 
-/// A design under test, one cycle per call.
+/// A design under test, a batch of cycles per call.
 pub trait Dut<B: Block> {
     fn name(&self) -> &str;
-    /// Runs one cycle with inputs `i` (also given encoded, one value per
-    /// input port) and writes one value per output port.
-    fn cycle(&mut self, i: &B::In, inputs: &[u128], outputs: &mut [u128]);
+    /// Runs `ins.len()` cycles. `in_words` holds the same inputs packed
+    /// (one packed array per cycle); `out_words` receives the packed
+    /// outputs. If the design stops itself in cycle `k` of the batch, the
+    /// outputs of cycles `0..k` are valid and `Err((k, why))` is returned.
+    fn run(
+        &mut self,
+        ins: &[B::In],
+        in_words: &[u32],
+        out_words: &mut [u32],
+    ) -> Result<(), (usize, DesignStop)>;
 }
 
 /// A Verilator model as a design under test.
@@ -33,7 +57,8 @@ pub struct VerilatorDut {
 }
 
 impl VerilatorDut {
-    pub fn new(model: &verilator::Model, ports: &[Port]) -> VerilatorDut {
+    /// An instance of `model` whose power-up state is drawn with `seed`.
+    pub fn new(model: &verilator::Model, ports: &[Port], seed: u32) -> VerilatorDut {
         let ins: Vec<Port> = ports.iter().filter(|p| p.dir == Dir::In).copied().collect();
         let outs: Vec<Port> = ports
             .iter()
@@ -41,7 +66,7 @@ impl VerilatorDut {
             .copied()
             .collect();
         VerilatorDut {
-            inst: model.instantiate(),
+            inst: model.instantiate(seed),
             in_words: vec![0; verilator::words_of(ports, Dir::In)],
             out_words: vec![0; verilator::words_of(ports, Dir::Out)],
             ins,
@@ -49,11 +74,21 @@ impl VerilatorDut {
         }
     }
 
+    /// The seed of the instance's random power-up state.
+    pub fn seed(&self) -> u32 {
+        self.inst.seed()
+    }
+
     /// One cycle on encoded values.
-    pub fn cycle_values(&mut self, inputs: &[u128], outputs: &mut [u128]) {
+    pub fn cycle_values(
+        &mut self,
+        inputs: &[u128],
+        outputs: &mut [u128],
+    ) -> Result<(), DesignStop> {
         ports::pack(&self.ins, inputs, &mut self.in_words);
-        self.inst.cycle(&self.in_words, &mut self.out_words);
+        self.inst.cycle(&self.in_words, &mut self.out_words)?;
         ports::unpack(&self.outs, &self.out_words, outputs);
+        Ok(())
     }
 }
 
@@ -61,21 +96,57 @@ impl<B: Block> Dut<B> for VerilatorDut {
     fn name(&self) -> &str {
         "verilator"
     }
-    fn cycle(&mut self, _i: &B::In, inputs: &[u128], outputs: &mut [u128]) {
-        self.cycle_values(inputs, outputs)
+    fn run(
+        &mut self,
+        ins: &[B::In],
+        in_words: &[u32],
+        out_words: &mut [u32],
+    ) -> Result<(), (usize, DesignStop)> {
+        self.inst.cycles(ins.len(), in_words, out_words)
     }
 }
 
 /// A rust-hdl simulation as a design under test.
-pub struct HdlDut<B: Block>(pub Box<dyn ccrtl_hdl::sim::CycleSim<B::In, B::Out>>);
+pub struct HdlDut<B: Block> {
+    sim: Box<dyn ccrtl_hdl::sim::CycleSim<B::In, B::Out>>,
+    outs: Vec<Port>,
+    values: Vec<u128>,
+}
+
+impl<B: Block> HdlDut<B> {
+    pub fn new(
+        config: &B::Config,
+        sim: Box<dyn ccrtl_hdl::sim::CycleSim<B::In, B::Out>>,
+    ) -> HdlDut<B> {
+        let outs: Vec<Port> = B::ports(config)
+            .into_iter()
+            .filter(|p| p.dir == Dir::Out)
+            .collect();
+        HdlDut {
+            sim,
+            values: vec![0; outs.len()],
+            outs,
+        }
+    }
+}
 
 impl<B: Block> Dut<B> for HdlDut<B> {
     fn name(&self) -> &str {
         "rust-hdl"
     }
-    fn cycle(&mut self, i: &B::In, _inputs: &[u128], outputs: &mut [u128]) {
-        let o = self.0.cycle(i);
-        B::encode_out(&o, outputs);
+    fn run(
+        &mut self,
+        ins: &[B::In],
+        _in_words: &[u32],
+        out_words: &mut [u32],
+    ) -> Result<(), (usize, DesignStop)> {
+        let w = out_words.len() / ins.len().max(1);
+        for (k, i) in ins.iter().enumerate() {
+            let o = self.sim.cycle(i);
+            B::encode_out(&o, &mut self.values);
+            ports::pack(&self.outs, &self.values, &mut out_words[k * w..(k + 1) * w]);
+        }
+        Ok(())
     }
 }
 
@@ -92,6 +163,11 @@ pub struct RunOptions {
     pub after: u64,
     /// Show a progress bar (only on a terminal, never under CI).
     pub progress: bool,
+    /// Seed of the random values driven into don't-care inputs; `None`
+    /// leaves the stimulus' values as they are (replaying a file).
+    pub dont_care_seed: Option<u64>,
+    /// Cycles per batch.
+    pub batch: usize,
 }
 
 impl RunOptions {
@@ -103,6 +179,8 @@ impl RunOptions {
             before: 64,
             after: 16,
             progress: false,
+            dont_care_seed: Some(0x00d0_c0de),
+            batch: 1024,
         }
     }
 }
@@ -130,8 +208,10 @@ impl std::fmt::Display for Mismatch {
 #[derive(Debug, Clone)]
 pub struct Report {
     pub block: &'static str,
-    /// Cycles compared.
+    /// Cycles run.
     pub cycles: u64,
+    /// Cycles whose outputs were compared (those after the first reset).
+    pub compared: u64,
     /// Mismatching (cycle, design, port) triples seen before stopping.
     pub mismatches: u64,
     /// The differing ports of the first mismatching cycle.
@@ -140,6 +220,10 @@ pub struct Report {
     pub elapsed: Duration,
     /// The VCD written around the first mismatch, if any.
     pub mismatch_vcd: Option<PathBuf>,
+    /// Why the mismatch VCD could not be written.
+    pub vcd_warning: Option<String>,
+    /// A design ended the run itself: the cycle, the design, and why.
+    pub design_stop: Option<(u64, String, DesignStop)>,
 }
 
 impl Report {
@@ -148,11 +232,15 @@ impl Report {
     }
 }
 
-struct Sample {
-    cycle: u64,
-    inputs: Vec<u128>,
-    expected: Vec<u128>,
-    actual: Vec<Vec<u128>>,
+/// A batch of cycles as packed words.
+struct Batch<I> {
+    start: u64,
+    n: usize,
+    ins: Vec<I>,
+    in_words: Vec<u32>,
+    expected: Vec<u32>,
+    /// One packed output array per design.
+    actual: Vec<Vec<u32>>,
 }
 
 /// Runs `duts` against the golden model of `config` for `opts.cycles`
@@ -164,7 +252,11 @@ pub fn run<B: Block>(
     opts: &RunOptions,
 ) -> std::io::Result<Report> {
     let mut stim = B::Stimulus::new(config, seed);
-    run_with(config, &mut |g| stim.next(g), duts, opts)
+    let mut opts = opts.clone();
+    if opts.dont_care_seed.is_some() {
+        opts.dont_care_seed = Some(seed ^ 0x5eed_d0c0_dec0_ffee);
+    }
+    run_with(config, &mut |g| stim.next(g), duts, &opts)
 }
 
 /// As [`run`], with any stimulus source (a replayed file, a proptest case).
@@ -175,94 +267,171 @@ pub fn run_with<B: Block>(
     opts: &RunOptions,
 ) -> std::io::Result<Report> {
     let ports = B::ports(config);
-    let n_in = ports.iter().filter(|p| p.dir == Dir::In).count();
+    let ins: Vec<Port> = ports.iter().filter(|p| p.dir == Dir::In).copied().collect();
     let outs: Vec<Port> = ports
         .iter()
         .filter(|p| p.dir == Dir::Out)
         .copied()
         .collect();
+    let iw = verilator::words_of(&ports, Dir::In);
+    let ow = verilator::words_of(&ports, Dir::Out);
+    let cares = ports::cares(&ins);
+    let reset = ins.iter().position(|p| p.name == B::RESET);
+    // The packed word that holds the 1-bit reset input.
+    let reset_word: Option<usize> =
+        reset.map(|x| ins[..x].iter().map(|p| p.words()).sum());
+    let mut dont_care = opts.dont_care_seed.map(|s| RandomBits::new(Rng::new(s)));
+    // (payload port, its valid, its width) for every gated input.
+    let gated: Vec<(usize, usize, u32)> = cares
+        .iter()
+        .enumerate()
+        .filter_map(|(j, c)| match c {
+            Care::Gated(v) => Some((j, *v, ins[j].width)),
+            Care::Always => None,
+        })
+        .collect();
+    let bsize = opts.batch.max(1);
+
     let mut golden = B::golden(config);
     let mut cov = Coverage::new(B::coverage_points());
-    let mut inputs = vec![0u128; n_in];
-    let mut expected = vec![0u128; outs.len()];
-    let mut actual = vec![vec![0u128; outs.len()]; duts.len()];
-    let ring_len = opts.before + 1;
-    let mut ring: std::collections::VecDeque<Sample> =
-        std::collections::VecDeque::with_capacity(ring_len);
+    let mut in_values = vec![0u128; ins.len()];
+    let mut out_values = vec![0u128; outs.len()];
+    let mut act_values = vec![0u128; outs.len()];
     let mut full = match &opts.full_vcd {
         Some(p) => Some(VcdTrace::create(p, B::NAME, &ports)?),
         None => None,
     };
     let bar = progress_bar(opts);
+    let keep = opts.before.div_ceil(bsize) + 1;
+    let n_duts = duts.len();
+    let mut history: VecDeque<Batch<B::In>> = VecDeque::new();
+    let new_batch = || Batch {
+        start: 0,
+        n: 0,
+        ins: Vec::with_capacity(bsize),
+        in_words: vec![0u32; bsize * iw],
+        expected: vec![0u32; bsize * ow],
+        actual: vec![vec![0u32; bsize * ow]; n_duts],
+    };
 
     let start = Instant::now();
     let mut mismatches = 0u64;
     let mut first: Vec<Mismatch> = vec![];
+    let mut first_dut = 0usize;
     let mut stop_at: Option<u64> = None;
-    let mut window: Vec<Sample> = vec![];
+    let mut design_stop = None;
+    let mut armed = false; // a reset cycle has been run
+    let mut prev = B::In::default();
+    let mut compared = 0u64;
     let mut cycle = 0u64;
-    while cycle < opts.cycles && stop_at.is_none_or(|s| cycle < s) {
-        let i = stimulus(&golden);
-        B::cover(&golden, &i, &mut cov);
-        B::encode_in(&i, &mut inputs);
-        let o = B::golden_step(&mut golden, &i);
-        B::encode_out(&o, &mut expected);
-        let mut bad_dut = None;
-        for (d, dut) in duts.iter_mut().enumerate() {
-            dut.cycle(&i, &inputs, &mut actual[d]);
-            if actual[d] != expected {
-                bad_dut.get_or_insert(d);
-                for (k, p) in outs.iter().enumerate() {
-                    if actual[d][k] != expected[k] {
-                        mismatches += 1;
-                        if stop_at.is_none() {
-                            first.push(Mismatch {
-                                cycle,
-                                dut: dut.name().to_string(),
-                                signal: p.name,
-                                expected: expected[k],
-                                actual: actual[d][k],
-                            });
-                        }
+    while cycle < opts.cycles && stop_at.is_none_or(|s| cycle < s) && design_stop.is_none() {
+        let mut limit = opts.cycles - cycle;
+        if let Some(s) = stop_at {
+            limit = limit.min(s - cycle);
+        }
+        let n = (bsize as u64).min(limit) as usize;
+        let mut b = if stop_at.is_none() && history.len() >= keep {
+            history.pop_front().expect("history is not empty")
+        } else {
+            new_batch()
+        };
+        b.start = cycle;
+        b.n = n;
+        b.ins.clear();
+        // Stimulus and golden model.
+        for k in 0..n {
+            let mut i = stimulus(&golden);
+            B::encode_in(&i, &mut in_values);
+            if let Some(r) = dont_care.as_mut() {
+                let in_reset = reset.is_some_and(|x| in_values[x] != 0);
+                let mut changed = false;
+                for &(j, v, width) in &gated {
+                    if in_reset || in_values[v] == 0 {
+                        in_values[j] = r.take(width);
+                        changed = true;
                     }
                 }
-            }
-        }
-        if let Some(f) = full.as_mut() {
-            f.cycle(cycle, &inputs, &expected, &actual[bad_dut.unwrap_or(0)])?;
-        }
-        let sample = || Sample {
-            cycle,
-            inputs: inputs.clone(),
-            expected: expected.clone(),
-            actual: actual.clone(),
-        };
-        if stop_at.is_some() {
-            window.push(sample());
-        } else if bad_dut.is_some() {
-            stop_at = Some(cycle + 1 + opts.after);
-            window.extend(ring.drain(..));
-            window.push(sample());
-        } else if ring_len > 1 {
-            if ring.len() == ring_len - 1 {
-                // Reuse the oldest slot's buffers.
-                let mut s = ring.pop_front().expect("ring is full");
-                s.cycle = cycle;
-                s.inputs.copy_from_slice(&inputs);
-                s.expected.copy_from_slice(&expected);
-                for (a, b) in s.actual.iter_mut().zip(&actual) {
-                    a.copy_from_slice(b);
+                if changed {
+                    i = B::decode_in(&in_values);
                 }
-                ring.push_back(s);
-            } else {
-                ring.push_back(sample());
+            }
+            B::cover(&golden, &prev, &i, &mut cov);
+            prev = i;
+            let o = B::golden_step(&mut golden, &i);
+            B::encode_out(&o, &mut out_values);
+            ports::pack(&ins, &in_values, &mut b.in_words[k * iw..(k + 1) * iw]);
+            ports::pack(&outs, &out_values, &mut b.expected[k * ow..(k + 1) * ow]);
+            b.ins.push(i);
+        }
+        // The designs.
+        let mut ran = n;
+        for (d, dut) in duts.iter_mut().enumerate() {
+            if let Err((k, why)) = dut.run(
+                &b.ins[..n],
+                &b.in_words[..n * iw],
+                &mut b.actual[d][..n * ow],
+            ) {
+                if k < ran || design_stop.is_none() {
+                    ran = ran.min(k);
+                    design_stop = Some((cycle + k as u64, dut.name().to_string(), why));
+                }
             }
         }
-        cycle += 1;
-        if let Some(b) = &bar {
-            if cycle % 65536 == 0 {
-                b.set_position(cycle);
+        // Compare.
+        for k in 0..ran {
+            let c = cycle + k as u64;
+            if stop_at.is_some_and(|s| c >= s) {
+                ran = k;
+                break;
             }
+            let exp = &b.expected[k * ow..(k + 1) * ow];
+            if armed {
+                compared += 1;
+                for (d, dut) in duts.iter().enumerate() {
+                    let act = &b.actual[d][k * ow..(k + 1) * ow];
+                    if act == exp {
+                        continue;
+                    }
+                    ports::unpack(&outs, exp, &mut out_values);
+                    ports::unpack(&outs, act, &mut act_values);
+                    for (j, p) in outs.iter().enumerate() {
+                        if act_values[j] != out_values[j] {
+                            mismatches += 1;
+                            if stop_at.is_none() {
+                                first.push(Mismatch {
+                                    cycle: c,
+                                    dut: dut.name().to_string(),
+                                    signal: p.name,
+                                    expected: out_values[j],
+                                    actual: act_values[j],
+                                });
+                            }
+                        }
+                    }
+                    if stop_at.is_none() {
+                        first_dut = d;
+                    }
+                }
+                if stop_at.is_none() && !first.is_empty() {
+                    stop_at = Some(c + 1 + opts.after);
+                }
+            }
+            if let Some(f) = full.as_mut() {
+                write_cycle(f, &b, k, &ins, &outs, first_dut, armed)?;
+            }
+            if reset_word.is_some_and(|w| b.in_words[k * iw + w] & 1 == 1) {
+                armed = true;
+            }
+        }
+        let ran_batch = ran;
+        b.n = ran_batch;
+        cycle += ran_batch as u64;
+        history.push_back(b);
+        if let Some(bar) = &bar {
+            bar.set_position(cycle);
+        }
+        if stop_at.is_some_and(|s| cycle >= s) {
+            break;
         }
     }
     let elapsed = start.elapsed();
@@ -273,23 +442,107 @@ pub fn run_with<B: Block>(
         f.finish(cycle)?;
     }
     let mut mismatch_vcd = None;
+    let mut vcd_warning = None;
     if let (Some(path), Some(m)) = (&opts.mismatch_vcd, first.first()) {
-        let d = duts.iter().position(|d| d.name() == m.dut).unwrap_or(0);
-        let mut t = VcdTrace::create(path, B::NAME, &ports)?;
-        for s in &window {
-            t.cycle(s.cycle, &s.inputs, &s.expected, &s.actual[d])?;
+        let from = m.cycle.saturating_sub(opts.before as u64);
+        let written = (|| -> std::io::Result<PathBuf> {
+            let mut t = VcdTrace::create(path, B::NAME, &ports)?;
+            for b in &history {
+                for k in 0..b.n {
+                    if b.start + k as u64 >= from {
+                        write_cycle(&mut t, b, k, &ins, &outs, first_dut, true)?;
+                    }
+                }
+            }
+            t.finish(cycle)
+        })();
+        match written {
+            Ok(p) => mismatch_vcd = Some(p),
+            Err(e) => {
+                vcd_warning = Some(format!(
+                    "the VCD of the mismatch could not be written to {}: {e}",
+                    path.display()
+                ))
+            }
         }
-        mismatch_vcd = Some(t.finish(cycle)?);
     }
     Ok(Report {
         block: B::NAME,
         cycles: cycle,
+        compared,
         mismatches,
         first,
         coverage: cov,
         elapsed,
         mismatch_vcd,
+        vcd_warning,
+        design_stop,
     })
+}
+
+/// Random values of any width from a reservoir of random bits: one 64-bit
+/// draw serves several narrow ports.
+struct RandomBits {
+    rng: Rng,
+    acc: u64,
+    left: u32,
+}
+
+impl RandomBits {
+    fn new(rng: Rng) -> RandomBits {
+        RandomBits {
+            rng,
+            acc: 0,
+            left: 0,
+        }
+    }
+
+    /// A uniform value of `width` bits (at most 128). Bits left over when a
+    /// value does not fit the reservoir are dropped.
+    #[inline]
+    fn take(&mut self, width: u32) -> u128 {
+        if width > 64 {
+            let lo = self.take(64);
+            return lo | self.take(width - 64) << 64;
+        }
+        if self.left < width {
+            self.acc = self.rng.next_u64();
+            self.left = 64;
+        }
+        let v = if width == 64 {
+            self.acc
+        } else {
+            self.acc & ((1u64 << width) - 1)
+        };
+        self.acc = self.acc.checked_shr(width).unwrap_or(0);
+        self.left -= width;
+        v as u128
+    }
+}
+
+/// Writes cycle `k` of batch `b` to a trace (the actual outputs of design
+/// `d`; before the first reset they are not compared: shown equal).
+fn write_cycle<I>(
+    t: &mut VcdTrace,
+    b: &Batch<I>,
+    k: usize,
+    ins: &[Port],
+    outs: &[Port],
+    d: usize,
+    compared: bool,
+) -> std::io::Result<()> {
+    let iw: usize = ins.iter().map(|p| p.words()).sum();
+    let ow: usize = outs.iter().map(|p| p.words()).sum();
+    let mut i = vec![0u128; ins.len()];
+    let mut e = vec![0u128; outs.len()];
+    let mut a = vec![0u128; outs.len()];
+    ports::unpack(ins, &b.in_words[k * iw..(k + 1) * iw], &mut i);
+    ports::unpack(outs, &b.expected[k * ow..(k + 1) * ow], &mut e);
+    match b.actual.get(d) {
+        Some(act) if compared => ports::unpack(outs, &act[k * ow..(k + 1) * ow], &mut a),
+        _ => a.copy_from_slice(&e),
+    }
+    t.cycle(b.start + k as u64, &i, &e, &a)
 }
 
 fn progress_bar(opts: &RunOptions) -> Option<indicatif::ProgressBar> {

@@ -1,31 +1,135 @@
 //! Planted bugs: textual mutants of an emitted Verilog file, to show that the
 //! checks fail when the hardware is wrong.
 //!
-//! Only the combinational body of the top module (its `always @(*)` block,
-//! where rust-hdl writes the block's logic) is mutated, one change per mutant:
-//! - a binary operator replaced (`>=`<->`>`, `<`->`<=`, `==`<->`!=`, `+`<->`-`,
+//! Every module of the file is read: the top module (named by the caller) and
+//! all others (rust-hdl writes one register submodule per register). Code is
+//! what sits in `always` blocks; `initial` blocks (power-up values, which the
+//! block's reset overrides and which the emitter is dropping) are not mutated.
+//! One change per mutant, each of one [`MutantClass`]:
+//! - [`OperatorSwap`](MutantClass::OperatorSwap), in any `always` block: a
+//!   binary operator replaced (`>=`<->`>`, `<`->`<=`, `==`<->`!=`, `+`<->`-`,
 //!   `&`<->`|`, `^`->`|`, `<<`<->`>>`);
-//! - a negation `~x` dropped;
-//! - a hexadecimal literal incremented (`32'h3` -> `32'h4`);
-//! - an assignment statement deleted (the register defaults `r$d = r$q;` and
-//!   the clock fan-out `r$clock = clk;` are left alone: deleting them gives a
-//!   latch or a dead block, not a plausible bug).
+//! - [`DropNegation`](MutantClass::DropNegation): a negation `~x` dropped;
+//! - [`LiteralIncrement`](MutantClass::LiteralIncrement): a hexadecimal literal
+//!   incremented (`32'h3` -> `32'h4`);
+//! - [`DeleteStatement`](MutantClass::DeleteStatement): an assignment deleted
+//!   (the register defaults `r$d = r$q;` and the clock fan-out
+//!   `r$clock = clk;` are left alone: deleting them gives a latch or a dead
+//!   block, not a plausible bug). Inside the synchronous reset section
+//!   `if (rst) begin ... end` a deletion is a
+//!   [`ResetNotCleared`](MutantClass::ResetNotCleared) mutant instead.
+//!
+//! In the combinational body (`always @(*)`) of the top module only:
+//! - [`ValidGating`](MutantClass::ValidGating): one occurrence of a valid input
+//!   `s_X_valid` replaced by `1'b1` (a payload used without its valid);
+//! - [`ResetConstant`](MutantClass::ResetConstant): in the reset section,
+//!   `r$d = P;` with `P` a `localparam` becomes `r$d = Q;`, `Q` the next
+//!   `localparam` after `P` in declaration order (wrapping around) of the same
+//!   declared width and a different value; none such: no mutant;
+//! - [`LoadLate`](MutantClass::LoadLate): for each register `r` (a `r$q` wire),
+//!   its first use `r$q` on the right of an assignment (the default
+//!   `r$d = r$q;` excluded) reads `r__late` instead, a new register declared
+//!   before the body as `reg [W-1:0] r__late;` and loaded by
+//!   `always @(posedge clk) r__late <= r$q;` (no input `clk`: no mutant);
+//! - [`LoadEarly`](MutantClass::LoadEarly): a use of `r$q` on the right of an
+//!   output-port assignment reads `r$d` (only there, so no combinational loop
+//!   can form).
+//!
+//! In declarations:
+//! - [`WidthTruncated`](MutantClass::WidthTruncated): a `reg`/`wire`
+//!   declared `[N:0]`, N >= 1, is declared `[N-1:0]`. In the top module every
+//!   internal signal (not its ports: the Verilator driver checks the port
+//!   widths against the block's port list and would refuse the model before
+//!   any cycle runs); in a register submodule (ports `d` and `q`) one mutant,
+//!   on `q`; in any other module every ranged declaration.
+//!
+//! Generation is deterministic, in file order; mutants of one line come in
+//! the order of the list above. Each mutant's [`Mutant::id`] is distinct: when
+//! one line would give the same change twice (two ` & ` on a line), the second
+//! gets ` #2` appended to its `change`, the third ` #3`, and so on.
+
+/// The kind of a planted bug.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MutantClass {
+    /// A binary operator replaced by a neighbour (`>=` -> `>`, `+` -> `-`, ...).
+    OperatorSwap,
+    /// A negation `~` dropped.
+    DropNegation,
+    /// A hexadecimal literal incremented.
+    LiteralIncrement,
+    /// An assignment deleted (outside the reset section).
+    DeleteStatement,
+    /// A valid input `s_X_valid` replaced by `1'b1`.
+    ValidGating,
+    /// A reset value taken from another constant of the same width.
+    ResetConstant,
+    /// An assignment of the reset section deleted.
+    ResetNotCleared,
+    /// A register read one cycle late.
+    LoadLate,
+    /// A register's next value read one cycle early, at an output.
+    LoadEarly,
+    /// A declared width one bit short.
+    WidthTruncated,
+}
+
+impl MutantClass {
+    /// Every class, in the order of generation within a line.
+    pub const ALL: [MutantClass; 10] = [
+        MutantClass::OperatorSwap,
+        MutantClass::DropNegation,
+        MutantClass::LiteralIncrement,
+        MutantClass::DeleteStatement,
+        MutantClass::ValidGating,
+        MutantClass::ResetConstant,
+        MutantClass::ResetNotCleared,
+        MutantClass::LoadLate,
+        MutantClass::LoadEarly,
+        MutantClass::WidthTruncated,
+    ];
+
+    /// A short stable name, e.g. `reset-constant`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MutantClass::OperatorSwap => "operator-swap",
+            MutantClass::DropNegation => "drop-negation",
+            MutantClass::LiteralIncrement => "literal-increment",
+            MutantClass::DeleteStatement => "delete-statement",
+            MutantClass::ValidGating => "valid-gating",
+            MutantClass::ResetConstant => "reset-constant",
+            MutantClass::ResetNotCleared => "reset-not-cleared",
+            MutantClass::LoadLate => "load-late",
+            MutantClass::LoadEarly => "load-early",
+            MutantClass::WidthTruncated => "width-truncated",
+        }
+    }
+}
+
+impl std::fmt::Display for MutantClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One planted bug.
 #[derive(Debug, Clone)]
 pub struct Mutant {
     /// 1-based line of the change in the original file.
     pub line: usize,
-    /// What was changed, e.g. `>= -> >` or `delete statement`.
+    /// What was changed, e.g. `>= -> >`, `delete statement` or
+    /// `reset-constant reset_kmin -> reset_kdrop`.
     pub change: String,
     /// The original line, trimmed.
     pub original: String,
     /// The whole mutated file.
     pub text: String,
+    /// The kind of bug.
+    pub class: MutantClass,
 }
 
 impl Mutant {
-    /// A stable identifier: `L<line>:<change>`.
+    /// A stable identifier, distinct among the mutants of one file:
+    /// `L<line>:<change>`.
     pub fn id(&self) -> String {
         format!("L{}:{}", self.line, self.change)
     }
@@ -46,103 +150,641 @@ const BINARY: &[(&str, &str)] = &[
     (" >> ", " << "),
 ];
 
-/// Every mutant of the combinational body of module `top` in `verilog`.
-pub fn mutants(verilog: &str, top: &str) -> Vec<Mutant> {
-    let lines: Vec<&str> = verilog.lines().collect();
-    let start = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with(&format!("module {top}(")));
-    let Some(start) = start else { return vec![] };
-    let mut in_body = false;
-    let mut out = vec![];
-    for (n, line) in lines.iter().enumerate().skip(start) {
-        let t = line.trim();
-        if t.starts_with("endmodule") {
-            break;
+// ---- parsing ----------------------------------------------------------------
+
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
+/// Byte offsets of `word` in `hay` as a whole identifier.
+fn word_positions(hay: &str, word: &str) -> Vec<usize> {
+    hay.match_indices(word)
+        .filter(|(pos, _)| {
+            let before = hay[..*pos].chars().next_back();
+            let after = hay[pos + word.len()..].chars().next();
+            !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+        })
+        .map(|(pos, _)| pos)
+        .collect()
+}
+
+/// The identifiers of a line, in order.
+fn words(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty())
+}
+
+/// A line without its `//` comment.
+fn code_of(line: &str) -> &str {
+    line.split_once("//").map_or(line, |(c, _)| c)
+}
+
+/// `lhs = rhs;` of an assignment line (trimmed).
+fn assignment(t: &str) -> Option<(&str, &str)> {
+    t.strip_suffix(';').and_then(|s| s.split_once(" = "))
+}
+
+/// `r$d = r$q;` or `r$clock = clk;`: structure, not logic.
+fn is_default(lhs: &str, rhs: &str) -> bool {
+    rhs == lhs.replace("$d", "$q") || lhs.ends_with("$clock")
+}
+
+#[derive(Debug, Clone)]
+struct Decl {
+    /// 0-based line.
+    line: usize,
+    /// `input`, `output`, `inout`, or empty for a `reg`/`wire`.
+    dir: &'static str,
+    /// The range as written, `[23:0]`, or empty.
+    range: String,
+    /// `N` of a range `[N:0]`.
+    msb: Option<u32>,
+    name: String,
+}
+
+/// `input wire  [13:0] s_len;`, `reg  [23:0] depth$d;`, `wire  x$q;`, ...
+fn parse_decl(line: usize, t: &str) -> Option<Decl> {
+    let body = code_of(t).trim().strip_suffix(';')?;
+    let (head, range, name) = match (body.find('['), body.find(']')) {
+        (Some(a), Some(b)) if a < b => (&body[..a], &body[a..=b], body[b + 1..].trim()),
+        (None, None) => {
+            let (h, n) = body.rsplit_once(char::is_whitespace)?;
+            (h, "", n.trim())
         }
-        if t.starts_with("always @(*)") {
-            in_body = true;
-            continue;
-        }
-        if !in_body {
-            continue;
-        }
-        let mut emit = |change: String, new_line: Option<String>| {
-            let mut text = String::with_capacity(verilog.len());
-            for (k, l) in lines.iter().enumerate() {
-                if k == n {
-                    if let Some(nl) = &new_line {
-                        text.push_str(nl);
-                        text.push('\n');
-                    }
-                } else {
-                    text.push_str(l);
-                    text.push('\n');
-                }
-            }
-            out.push(Mutant {
-                line: n + 1,
-                change,
-                original: t.to_string(),
-                text,
-            });
-        };
-        // Binary operators. ` > ` must not match inside ` >= ` or ` >> `;
-        // the spaces around each pattern make the matches exact.
-        for (from, to) in BINARY {
-            for (pos, _) in line.match_indices(from) {
-                let new = format!("{}{}{}", &line[..pos], to, &line[pos + from.len()..]);
-                emit(format!("{} -> {}", from.trim(), to.trim()), Some(new));
-            }
-        }
-        // Negations.
-        for (pos, _) in line.match_indices('~') {
-            let new = format!("{}{}", &line[..pos], &line[pos + 1..]);
-            emit("drop ~".to_string(), Some(new));
-        }
-        // Literals.
-        for (pos, _) in line.match_indices("'h") {
-            let digits: String = line[pos + 2..]
-                .chars()
-                .take_while(|c| c.is_ascii_hexdigit())
-                .collect();
-            let width: String = line[..pos]
-                .chars()
-                .rev()
-                .take_while(|c| c.is_ascii_digit())
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            if digits.is_empty() || digits.len() > 16 {
-                continue;
-            }
-            let Ok(v) = u64::from_str_radix(&digits, 16) else {
-                continue;
-            };
-            let bits: u32 = width.parse().unwrap_or(32);
-            let next = if bits < 64 && v + 1 >= (1u64 << bits) {
-                0
-            } else {
-                v + 1
-            };
-            let new = format!(
-                "{}'h{:x}{}",
-                &line[..pos],
-                next,
-                &line[pos + 2 + digits.len()..]
-            );
-            emit(format!("{width}'h{digits} -> {width}'h{next:x}"), Some(new));
-        }
-        // Statement deletion.
-        if let Some((lhs, rhs)) = t.strip_suffix(';').and_then(|s| s.split_once(" = ")) {
-            let default = rhs == lhs.replace("$d", "$q") || lhs.ends_with("$clock");
-            if !default {
-                emit("delete statement".to_string(), None);
-            }
+        _ => return None,
+    };
+    if name.is_empty() || !name.chars().all(is_ident) {
+        return None;
+    }
+    let mut dir = "";
+    let mut kind = false;
+    for w in head.split_whitespace() {
+        match w {
+            "input" => dir = "input",
+            "output" => dir = "output",
+            "inout" => dir = "inout",
+            "wire" | "reg" | "logic" => kind = true,
+            "signed" => {}
+            _ => return None,
         }
     }
+    if !kind && dir.is_empty() {
+        return None;
+    }
+    let msb = range
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .and_then(|r| r.split_once(':'))
+        .and_then(|(m, l)| match (m.trim().parse::<u32>(), l.trim()) {
+            (Ok(m), "0") => Some(m),
+            _ => None,
+        });
+    Some(Decl {
+        line,
+        dir,
+        range: range.to_string(),
+        msb,
+        name: name.to_string(),
+    })
+}
+
+#[derive(Debug, Clone)]
+struct Param {
+    name: String,
+    width: Option<u32>,
+    /// The value, normalised where it parses (`h:3fffff`), else as written.
+    value: String,
+}
+
+/// `localparam  reset_kmin = 24'h3fffff;` (a range `[N:M]` may precede the name).
+fn parse_localparam(t: &str) -> Option<Param> {
+    let body = code_of(t).trim().strip_prefix("localparam")?;
+    let body = body.trim().strip_suffix(';')?;
+    let (lhs, value) = body.split_once('=')?;
+    let (lhs, value) = (lhs.trim(), value.trim());
+    let (range_width, name) = match (lhs.find('['), lhs.find(']')) {
+        (Some(a), Some(b)) if a < b => {
+            let w = lhs[a + 1..b].split_once(':').and_then(|(m, l)| {
+                let (m, l) = (m.trim().parse::<i64>().ok()?, l.trim().parse::<i64>().ok()?);
+                Some((m - l).unsigned_abs() as u32 + 1)
+            });
+            (Some(w), lhs[b + 1..].trim())
+        }
+        _ => (None, lhs),
+    };
+    if name.is_empty() || !name.chars().all(is_ident) {
+        return None;
+    }
+    let (lit_width, norm) = match value.split_once('\'') {
+        Some((w, rest)) => {
+            let rest = rest.trim_start_matches(['s', 'S']);
+            let base = rest.chars().next().map(|c| c.to_ascii_lowercase());
+            let digits: String = rest
+                .get(1..)
+                .unwrap_or("")
+                .chars()
+                .filter(|c| *c != '_')
+                .collect();
+            let radix = match base {
+                Some('h') => Some(16),
+                Some('b') => Some(2),
+                Some('o') => Some(8),
+                Some('d') => Some(10),
+                _ => None,
+            };
+            let norm = radix
+                .and_then(|r| u128::from_str_radix(&digits, r).ok())
+                .map_or_else(|| value.to_string(), |v| format!("h:{v:x}"));
+            (w.trim().parse::<u32>().ok(), norm)
+        }
+        None => (
+            None,
+            value
+                .parse::<u128>()
+                .map_or_else(|_| value.to_string(), |v| format!("h:{v:x}")),
+        ),
+    };
+    Some(Param {
+        name: name.to_string(),
+        width: range_width.unwrap_or(lit_width),
+        value: norm,
+    })
+}
+
+/// Where a code line sits.
+#[derive(Debug, Clone, Copy)]
+struct Code {
+    /// 0-based line.
+    line: usize,
+    /// In an `always @(*)` block.
+    comb: bool,
+    /// Inside `if (rst) begin ... end` of such a block.
+    in_rst: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Module {
+    name: String,
+    decls: Vec<Decl>,
+    params: Vec<Param>,
+    code: Vec<Code>,
+    /// Header line of the first `always @(*)` block.
+    comb_header: Option<usize>,
+}
+
+fn parse_modules(lines: &[&str]) -> Vec<Module> {
+    let mut out = vec![];
+    let mut n = 0;
+    while n < lines.len() {
+        let t = lines[n].trim();
+        let Some(rest) = t.strip_prefix("module ") else {
+            n += 1;
+            continue;
+        };
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| is_ident(*c))
+            .collect();
+        let mut m = Module {
+            name,
+            decls: vec![],
+            params: vec![],
+            code: vec![],
+            comb_header: None,
+        };
+        // Inside an `always` block: its depth of begin/end, whether it opened
+        // with `begin`, whether it is combinational, and the depth at which
+        // an open `if (rst)` section started.
+        let mut always: Option<(i32, bool, bool)> = None;
+        let mut rst_at: Option<i32> = None;
+        n += 1;
+        while n < lines.len() {
+            let code = code_of(lines[n]).trim();
+            if code.starts_with("endmodule") {
+                break;
+            }
+            match always.as_mut() {
+                None => {
+                    if words(code).next() == Some("always") {
+                        let comb = code.contains("@(*)")
+                            || code.contains("@*")
+                            || code.starts_with("always_comb");
+                        if comb && m.comb_header.is_none() {
+                            m.comb_header = Some(n);
+                        }
+                        let opened = words(code).any(|w| w == "begin");
+                        let depth = words(code)
+                            .map(|w| match w {
+                                "begin" => 1,
+                                "end" => -1,
+                                _ => 0,
+                            })
+                            .sum::<i32>();
+                        if opened || !code.ends_with(';') {
+                            always = Some((depth, opened, comb));
+                            rst_at = None;
+                        }
+                    } else if let Some(p) = parse_localparam(code) {
+                        m.params.push(p);
+                    } else if let Some(d) = parse_decl(n, code) {
+                        m.decls.push(d);
+                    }
+                }
+                Some((depth, opened, comb)) => {
+                    let header = *comb
+                        && rst_at.is_none()
+                        && (code.starts_with("if (rst)") || code.starts_with("if(rst)"));
+                    if header {
+                        rst_at = Some(*depth);
+                    }
+                    let in_rst = rst_at.is_some() && !header;
+                    for w in words(code) {
+                        match w {
+                            "begin" => *depth += 1,
+                            "end" => {
+                                *depth -= 1;
+                                if rst_at.is_some_and(|r| *depth <= r) {
+                                    rst_at = None;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    m.code.push(Code {
+                        line: n,
+                        comb: *comb,
+                        in_rst,
+                    });
+                    let done = if *opened {
+                        *depth <= 0
+                    } else {
+                        *depth <= 0 && code.ends_with(';')
+                    };
+                    if done {
+                        always = None;
+                        rst_at = None;
+                    }
+                }
+            }
+            n += 1;
+        }
+        out.push(m);
+        n += 1;
+    }
     out
+}
+
+// ---- generation -------------------------------------------------------------
+
+/// Collects mutants of one file.
+struct Out<'a> {
+    lines: &'a [&'a str],
+    mutants: Vec<Mutant>,
+}
+
+impl Out<'_> {
+    /// A mutant replacing (or, with `None`, deleting) line `n`, with `insert`
+    /// lines written before line `at`.
+    fn push(
+        &mut self,
+        class: MutantClass,
+        n: usize,
+        change: String,
+        new_line: Option<String>,
+        insert: Option<(usize, Vec<String>)>,
+    ) {
+        let mut text =
+            String::with_capacity(self.lines.iter().map(|l| l.len() + 1).sum::<usize>() + 128);
+        for (k, l) in self.lines.iter().enumerate() {
+            if let Some((at, extra)) = &insert {
+                if *at == k {
+                    for e in extra {
+                        text.push_str(e);
+                        text.push('\n');
+                    }
+                }
+            }
+            if k == n {
+                if let Some(nl) = &new_line {
+                    text.push_str(nl);
+                    text.push('\n');
+                }
+            } else {
+                text.push_str(l);
+                text.push('\n');
+            }
+        }
+        self.mutants.push(Mutant {
+            line: n + 1,
+            change,
+            original: self.lines[n].trim().to_string(),
+            text,
+            class,
+        });
+    }
+}
+
+fn splice(line: &str, pos: usize, len: usize, with: &str) -> String {
+    format!("{}{}{}", &line[..pos], with, &line[pos + len..])
+}
+
+/// Every mutant of `verilog`, whose top module is `top` (see the module
+/// documentation for the classes). No module `top`: no mutants.
+pub fn mutants(verilog: &str, top: &str) -> Vec<Mutant> {
+    let lines: Vec<&str> = verilog.lines().collect();
+    let modules = parse_modules(&lines);
+    if !modules.iter().any(|m| m.name == top) {
+        return vec![];
+    }
+    let mut out = Out {
+        lines: &lines,
+        mutants: vec![],
+    };
+    for m in &modules {
+        let is_top = m.name == top;
+        // Facts about the top module.
+        let port = |name: &str, dir: &str| m.decls.iter().any(|d| d.dir == dir && d.name == name);
+        let clk = is_top && port("clk", "input");
+        let valids: Vec<&str> = if is_top {
+            m.decls
+                .iter()
+                .filter(|d| {
+                    d.dir == "input"
+                        && d.name.len() > "s__valid".len()
+                        && d.name.starts_with("s_")
+                        && d.name.ends_with("_valid")
+                })
+                .map(|d| d.name.as_str())
+                .collect()
+        } else {
+            vec![]
+        };
+        // Registers: `r` with wires `r$q` and regs `r$d`, and `r$q`'s range.
+        let registers: Vec<(&str, &str)> = m
+            .decls
+            .iter()
+            .filter(|d| d.dir.is_empty())
+            .filter_map(|d| {
+                let r = d.name.strip_suffix("$q")?;
+                let dn = format!("{r}$d");
+                m.decls
+                    .iter()
+                    .any(|e| e.dir.is_empty() && e.name == dn)
+                    .then_some((r, d.range.as_str()))
+            })
+            .collect();
+        let mut late_done: Vec<&str> = vec![];
+
+        // Declarations, in file order, merged with the code lines below.
+        let is_register_module = port("d", "input") && port("q", "output");
+        let mut widths: Vec<&Decl> = m
+            .decls
+            .iter()
+            .filter(|d| d.msb.is_some_and(|n| n >= 1))
+            .filter(|d| {
+                if is_top {
+                    d.dir.is_empty()
+                } else if is_register_module {
+                    d.name == "q" && d.dir == "output"
+                } else {
+                    true
+                }
+            })
+            .collect();
+        widths.sort_by_key(|d| d.line);
+        let mut widths = widths.into_iter().peekable();
+
+        for c in &m.code {
+            while let Some(d) = widths.next_if(|d| d.line < c.line) {
+                width_truncated(&mut out, &m.name, d);
+            }
+            let n = c.line;
+            let line = lines[n];
+            let t = line.trim();
+            // Binary operators. ` > ` must not match inside ` >= ` or ` >> `;
+            // the spaces around each pattern make the matches exact.
+            for (from, to) in BINARY {
+                for (pos, _) in line.match_indices(from) {
+                    let new = splice(line, pos, from.len(), to);
+                    out.push(
+                        MutantClass::OperatorSwap,
+                        n,
+                        format!("{} -> {}", from.trim(), to.trim()),
+                        Some(new),
+                        None,
+                    );
+                }
+            }
+            // Negations.
+            for (pos, _) in line.match_indices('~') {
+                let new = splice(line, pos, 1, "");
+                out.push(
+                    MutantClass::DropNegation,
+                    n,
+                    "drop ~".to_string(),
+                    Some(new),
+                    None,
+                );
+            }
+            // Literals.
+            for (pos, _) in line.match_indices("'h") {
+                let digits: String = line[pos + 2..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_hexdigit())
+                    .collect();
+                let width: String = line[..pos]
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_digit())
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                if digits.is_empty() || digits.len() > 16 {
+                    continue;
+                }
+                let Ok(v) = u64::from_str_radix(&digits, 16) else {
+                    continue;
+                };
+                let bits: u32 = width.parse().unwrap_or(32);
+                let next = if bits < 64 && v + 1 >= (1u64 << bits) {
+                    0
+                } else {
+                    v + 1
+                };
+                let new = format!(
+                    "{}'h{:x}{}",
+                    &line[..pos],
+                    next,
+                    &line[pos + 2 + digits.len()..]
+                );
+                out.push(
+                    MutantClass::LiteralIncrement,
+                    n,
+                    format!("{width}'h{digits} -> {width}'h{next:x}"),
+                    Some(new),
+                    None,
+                );
+            }
+            let assign = assignment(t).filter(|(l, r)| !is_default(l, r));
+            // Statement deletion outside the reset section.
+            if assign.is_some() && !c.in_rst {
+                out.push(
+                    MutantClass::DeleteStatement,
+                    n,
+                    "delete statement".to_string(),
+                    None,
+                    None,
+                );
+            }
+            if !(is_top && c.comb) {
+                continue;
+            }
+            // Valid gating.
+            for v in &valids {
+                for pos in word_positions(line, v) {
+                    let new = splice(line, pos, v.len(), "1'b1");
+                    out.push(
+                        MutantClass::ValidGating,
+                        n,
+                        format!("valid-gating {v} -> 1'b1"),
+                        Some(new),
+                        None,
+                    );
+                }
+            }
+            let Some((lhs, rhs)) = assign else { continue };
+            let rhs_at = line.find(" = ").map_or(line.len(), |p| p + 3);
+            // Reset value from another constant.
+            if c.in_rst {
+                if let Some(k) = m.params.iter().position(|p| p.name == rhs) {
+                    let p = &m.params[k];
+                    let other = (1..m.params.len())
+                        .map(|j| &m.params[(k + j) % m.params.len()])
+                        .find(|q| p.width.is_some() && q.width == p.width && q.value != p.value);
+                    if let Some(q) = other {
+                        let new = splice(line, rhs_at, rhs.len(), &q.name);
+                        out.push(
+                            MutantClass::ResetConstant,
+                            n,
+                            format!("reset-constant {} -> {}", p.name, q.name),
+                            Some(new),
+                            None,
+                        );
+                    }
+                }
+            }
+            // Register read one cycle late: the first use of each register.
+            if clk && !c.in_rst {
+                if let Some(at) = m.comb_header {
+                    let mut uses: Vec<(usize, &str, &str)> = registers
+                        .iter()
+                        .filter(|(r, _)| !late_done.contains(r))
+                        .filter_map(|(r, range)| {
+                            let q = format!("{r}$q");
+                            let pos = *word_positions(&line[rhs_at..], &q).first()?;
+                            Some((rhs_at + pos, *r, *range))
+                        })
+                        .collect();
+                    uses.sort();
+                    for (pos, r, range) in uses {
+                        late_done.push(r);
+                        let late = format!("{r}__late");
+                        if !word_positions(verilog, &late).is_empty() {
+                            continue;
+                        }
+                        let indent: String = lines[at]
+                            .chars()
+                            .take_while(|c| c.is_whitespace())
+                            .collect();
+                        let decl = if range.is_empty() {
+                            format!("{indent}reg {late};")
+                        } else {
+                            format!("{indent}reg {range} {late};")
+                        };
+                        let load = format!("{indent}always @(posedge clk) {late} <= {r}$q;");
+                        let new = splice(line, pos, r.len() + 2, &late);
+                        out.push(
+                            MutantClass::LoadLate,
+                            n,
+                            format!("load-late {r}$q -> {late}"),
+                            Some(new),
+                            Some((at, vec![decl, load])),
+                        );
+                    }
+                }
+            }
+            // Register read one cycle early, at an output.
+            if port(lhs, "output") {
+                let mut uses: Vec<(usize, &str)> = registers
+                    .iter()
+                    .flat_map(|(r, _)| {
+                        let q = format!("{r}$q");
+                        word_positions(&line[rhs_at..], &q)
+                            .into_iter()
+                            .map(move |p| (rhs_at + p, *r))
+                    })
+                    .collect();
+                uses.sort();
+                for (pos, r) in uses {
+                    let new = splice(line, pos, r.len() + 2, &format!("{r}$d"));
+                    out.push(
+                        MutantClass::LoadEarly,
+                        n,
+                        format!("load-early {r}$q -> {r}$d"),
+                        Some(new),
+                        None,
+                    );
+                }
+            }
+            // Reset section: a register not cleared.
+            if c.in_rst {
+                out.push(
+                    MutantClass::ResetNotCleared,
+                    n,
+                    format!("reset-not-cleared {lhs}"),
+                    None,
+                    None,
+                );
+            }
+        }
+        for d in widths {
+            width_truncated(&mut out, &m.name, d);
+        }
+    }
+    // File order (modules are read in order; each module's lines in order).
+    let mut mutants = out.mutants;
+    mutants.sort_by_key(|m| m.line);
+    // Distinct ids: the k-th repeat of a change on one line gets ` #k`.
+    let mut seen: std::collections::HashMap<(usize, String), usize> = Default::default();
+    for mu in &mut mutants {
+        let k = seen.entry((mu.line, mu.change.clone())).or_insert(0);
+        *k += 1;
+        if *k > 1 {
+            mu.change = format!("{} #{}", mu.change, k);
+        }
+    }
+    mutants
+}
+
+fn width_truncated(out: &mut Out<'_>, module: &str, d: &Decl) {
+    let Some(msb) = d.msb else { return };
+    let line = out.lines[d.line];
+    let Some(pos) = line.find(&d.range) else {
+        return;
+    };
+    let narrow = format!("[{}:0]", msb - 1);
+    let new = splice(line, pos, d.range.len(), &narrow);
+    out.push(
+        MutantClass::WidthTruncated,
+        d.line,
+        format!(
+            "width-truncated {module}.{} {} -> {narrow}",
+            d.name, d.range
+        ),
+        Some(new),
+        None,
+    );
 }
 
 #[cfg(test)]
@@ -167,5 +809,389 @@ mod tests {
         );
         assert!(m[0].text.contains("x = a > b;"));
         assert!(!m[1].text.contains("x = a"));
+        let classes: Vec<MutantClass> = m.iter().map(|m| m.class).collect();
+        use MutantClass::*;
+        assert_eq!(
+            classes,
+            [
+                OperatorSwap,
+                DeleteStatement,
+                OperatorSwap,
+                DropNegation,
+                LiteralIncrement,
+                DeleteStatement
+            ]
+        );
     }
+
+    /// A small file shaped like rust-hdl's output: a top with one register
+    /// `r` (submodule `t__r`, with an `initial` block) and one plain local.
+    const SMALL: &str = "\
+module t(clk,rst,s_a_valid,s_a_x,m_y,m_v);
+    input wire  clk;
+    input wire  rst;
+    input wire  s_a_valid;
+    input wire  [7:0] s_a_x;
+    output reg  [7:0] m_y;
+    output reg  m_v;
+    localparam  reset_p = 8'h5;
+    localparam  reset_w = 4'h7;
+    localparam  reset_same = 8'h5;
+    localparam  reset_q = 8'h7;
+    reg  [7:0] r$d;
+    wire  [7:0] r$q;
+    reg  r$clock;
+    reg  [7:0] sum;
+    t__r r(
+        .d(r$d),
+        .q(r$q),
+        .clock(r$clock)
+    );
+    always @(*) begin
+        r$clock = clk;
+        r$d = r$q;
+        sum = r$q | s_a_x;
+        if (s_a_valid) begin
+            r$d = sum;
+        end
+        if (rst) begin
+            r$d = reset_p;
+        end
+        m_y = r$q;
+        m_v = s_a_valid;
+    end
+endmodule
+
+module t__r(d,q,clock);
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    initial begin
+       q = 8'h0;
+    end
+    always @(posedge clock) begin
+       q <= d ^ 8'h1;
+    end
+endmodule
+";
+
+    fn one(ms: &[Mutant], class: MutantClass) -> Vec<&Mutant> {
+        ms.iter().filter(|m| m.class == class).collect()
+    }
+
+    /// The line of `m.text` at the original line `m.line`, for mutants that
+    /// neither delete nor insert lines.
+    fn changed_line(m: &Mutant) -> &str {
+        m.text.lines().nth(m.line - 1).unwrap()
+    }
+
+    #[test]
+    fn valid_gating_replaces_each_occurrence_of_a_valid_input() {
+        let ms = mutants(SMALL, "t");
+        let v = one(&ms, MutantClass::ValidGating);
+        let got: Vec<(String, &str)> = v.iter().map(|m| (m.id(), changed_line(m))).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "L25:valid-gating s_a_valid -> 1'b1".to_string(),
+                    "        if (1'b1) begin"
+                ),
+                (
+                    "L32:valid-gating s_a_valid -> 1'b1".to_string(),
+                    "        m_v = 1'b1;"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn reset_constant_takes_the_next_constant_of_equal_width_and_other_value() {
+        let ms = mutants(SMALL, "t");
+        let v = one(&ms, MutantClass::ResetConstant);
+        assert_eq!(v.len(), 1);
+        // reset_w is 4 bits wide, reset_same has the same value: both passed.
+        assert_eq!(v[0].id(), "L29:reset-constant reset_p -> reset_q");
+        assert_eq!(changed_line(v[0]), "            r$d = reset_q;");
+        assert_eq!(v[0].original, "r$d = reset_p;");
+        // A constant whose width no other has gives no mutant.
+        let lone = SMALL.replace("r$d = reset_p;", "r$d = reset_w;");
+        assert!(one(&mutants(&lone, "t"), MutantClass::ResetConstant).is_empty());
+    }
+
+    #[test]
+    fn reset_not_cleared_deletes_a_reset_assignment_once() {
+        let ms = mutants(SMALL, "t");
+        let v = one(&ms, MutantClass::ResetNotCleared);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].id(), "L29:reset-not-cleared r$d");
+        assert!(!v[0].text.contains("reset_p;\n        end"));
+        assert_eq!(v[0].text.lines().count(), SMALL.lines().count() - 1);
+        assert_eq!(v[0].text.lines().nth(28).unwrap(), "        end");
+        // Not also a plain deletion.
+        assert!(!ms
+            .iter()
+            .any(|m| m.line == 29 && m.class == MutantClass::DeleteStatement));
+        // Deletions elsewhere stay DeleteStatement.
+        assert!(ms.iter().any(|m| m.id() == "L26:delete statement"));
+    }
+
+    #[test]
+    fn load_late_reads_a_delayed_copy_at_the_first_use_only() {
+        let ms = mutants(SMALL, "t");
+        let v = one(&ms, MutantClass::LoadLate);
+        assert_eq!(v.len(), 1);
+        let m = v[0];
+        assert_eq!(m.id(), "L24:load-late r$q -> r__late");
+        let lines: Vec<&str> = m.text.lines().collect();
+        // Two lines inserted before `always @(*)` (original line 21).
+        assert_eq!(lines[20], "    reg [7:0] r__late;");
+        assert_eq!(lines[21], "    always @(posedge clk) r__late <= r$q;");
+        assert_eq!(lines[22], "    always @(*) begin");
+        assert_eq!(lines[24 + 1], "        sum = r__late | s_a_x;");
+        assert_eq!(lines[30 + 2], "        m_y = r$q;");
+        // No clock input: no such mutant.
+        let noclk = SMALL.replace("input wire  clk;", "input wire  clk2;");
+        assert!(one(&mutants(&noclk, "t"), MutantClass::LoadLate).is_empty());
+    }
+
+    #[test]
+    fn load_early_reads_the_next_value_at_an_output() {
+        let ms = mutants(SMALL, "t");
+        let v = one(&ms, MutantClass::LoadEarly);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].id(), "L31:load-early r$q -> r$d");
+        assert_eq!(changed_line(v[0]), "        m_y = r$d;");
+    }
+
+    #[test]
+    fn width_truncated_covers_top_internals_and_register_submodules() {
+        let ms = mutants(SMALL, "t");
+        let got: Vec<(String, &str)> = one(&ms, MutantClass::WidthTruncated)
+            .iter()
+            .map(|m| (m.id(), changed_line(m)))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "L12:width-truncated t.r$d [7:0] -> [6:0]".to_string(),
+                    "    reg  [6:0] r$d;"
+                ),
+                (
+                    "L13:width-truncated t.r$q [7:0] -> [6:0]".to_string(),
+                    "    wire  [6:0] r$q;"
+                ),
+                (
+                    "L15:width-truncated t.sum [7:0] -> [6:0]".to_string(),
+                    "    reg  [6:0] sum;"
+                ),
+                (
+                    "L38:width-truncated t__r.q [7:0] -> [6:0]".to_string(),
+                    "    output reg  [6:0] q;"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn every_module_s_always_code_is_mutated_but_not_initial_blocks() {
+        let ms = mutants(SMALL, "t");
+        let sub: Vec<String> = ms.iter().filter(|m| m.line > 35).map(|m| m.id()).collect();
+        assert_eq!(
+            sub,
+            [
+                "L38:width-truncated t__r.q [7:0] -> [6:0]",
+                "L44:^ -> |",
+                "L44:8'h1 -> 8'h2",
+            ]
+        );
+        // Without the initial block the same, moved up three lines.
+        let no_init = SMALL.replace("    initial begin\n       q = 8'h0;\n    end\n", "");
+        let sub: Vec<String> = mutants(&no_init, "t")
+            .iter()
+            .filter(|m| m.line > 35)
+            .map(|m| m.id())
+            .collect();
+        assert_eq!(
+            sub,
+            [
+                "L38:width-truncated t__r.q [7:0] -> [6:0]",
+                "L41:^ -> |",
+                "L41:8'h1 -> 8'h2"
+            ]
+        );
+    }
+
+    #[test]
+    fn repeated_changes_on_one_line_get_distinct_ids() {
+        let v = "module t(a);\n  always @(*) begin\n    x = a & b & c;\n  end\nendmodule\n";
+        let ids: Vec<String> = mutants(v, "t").iter().map(|m| m.id()).collect();
+        assert_eq!(ids, ["L3:& -> |", "L3:& -> | #2", "L3:delete statement"]);
+    }
+
+    fn cp_file() -> String {
+        ccrtl_hdl::emit::cp_verilog(&ccrtl_golden::cp::CpConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn cp_mutants_are_deterministic_distinct_and_of_every_class() {
+        let v = cp_file();
+        let a = mutants(&v, "ccrtl_cp");
+        let b = mutants(&v, "ccrtl_cp");
+        let ids: Vec<String> = a.iter().map(|m| m.id()).collect();
+        assert_eq!(ids, b.iter().map(|m| m.id()).collect::<Vec<_>>());
+        let mut sorted = ids.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), ids.len(), "repeated ids");
+        for class in MutantClass::ALL {
+            let n = a.iter().filter(|m| m.class == class).count();
+            eprintln!("{:>18}: {n}", class.name());
+            assert!(n > 0, "no {} mutant", class.name());
+        }
+        for m in &a {
+            assert_ne!(m.text, v, "{} changes nothing", m.id());
+        }
+        // Every register submodule wider than one bit gets its width mutant.
+        let subs = v
+            .split("endmodule")
+            .filter(|m| m.contains("module ccrtl_cp__") && m.contains("output reg  ["))
+            .count();
+        assert!(subs > 10);
+        let sub_widths = a
+            .iter()
+            .filter(|m| m.class == MutantClass::WidthTruncated && m.change.contains("ccrtl_cp__"))
+            .count();
+        assert_eq!(sub_widths, subs);
+    }
+
+    /// Up to 10 mutants of each class, spread over the class, parse and
+    /// elaborate under Verilator.
+    #[test]
+    fn cp_mutants_of_every_class_pass_verilator_lint() {
+        let v = cp_file();
+        let all = mutants(&v, "ccrtl_cp");
+        let dir = std::env::temp_dir().join(format!("ccrtl-mutate-lint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lint = |name: &str, text: &str| -> Result<(), String> {
+            let path = dir.join(format!("{name}.v"));
+            std::fs::write(&path, text).unwrap();
+            let out = std::process::Command::new("verilator")
+                .args([
+                    "--lint-only",
+                    "-Wno-fatal",
+                    "-Wno-lint",
+                    "-Wno-style",
+                    "--top-module",
+                    "ccrtl_cp",
+                ])
+                .arg(&path)
+                .output()
+                .expect("verilator must be installed to check the mutants");
+            if out.status.success() {
+                Ok(())
+            } else {
+                Err(String::from_utf8_lossy(&out.stderr).into_owned())
+            }
+        };
+        lint("original", &v).expect("the original file lints");
+        let mut failed = vec![];
+        let mut checked = 0;
+        for class in MutantClass::ALL {
+            let of: Vec<&Mutant> = all.iter().filter(|m| m.class == class).collect();
+            assert!(!of.is_empty(), "no {} mutant", class.name());
+            let take = of.len().min(10);
+            for k in 0..take {
+                let m = of[k * of.len() / take];
+                checked += 1;
+                if let Err(e) = lint(&format!("{}-{k}", class.name()), &m.text) {
+                    failed.push(format!("{} `{}`:\n{e}", m.id(), m.original));
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(checked >= MutantClass::ALL.len());
+        assert!(
+            failed.is_empty(),
+            "mutants Verilator rejects:\n{}",
+            failed.join("\n")
+        );
+    }
+}
+
+/// What became of one planted mutant under the lockstep.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub mutant: Mutant,
+    /// The cycle of the first mismatch or of the design's own stop; `None`
+    /// if the mutant survived every cycle.
+    pub caught_at: Option<u64>,
+}
+
+/// Runs every mutant against the golden model of `config` for up to
+/// `cycles` cycles of the block's stimulus (seed `seed`, power-up seed 1),
+/// on `threads` threads; the Verilator builds are cached under `cache`.
+/// An error building a mutant (it does not elaborate) is returned.
+pub fn run_mutants<B: crate::block::Block>(
+    config: &B::Config,
+    mutants: &[Mutant],
+    cycles: u64,
+    seed: u64,
+    threads: usize,
+    cache: &std::path::Path,
+) -> Result<Vec<Outcome>, String> {
+    use crate::lockstep::{self, RunOptions, VerilatorDut};
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::sync::Mutex::new(vec![]);
+    let error = std::sync::Mutex::new(None);
+    let ports = B::ports(config);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(m) = mutants.get(k) else { break };
+                let model = match crate::verilator::Model::build(
+                    &m.text,
+                    &format!("mutant {}", m.id()),
+                    &ccrtl_hdl::emit::top_module(B::NAME),
+                    B::CLOCK,
+                    &ports,
+                    cache,
+                ) {
+                    Ok(model) => model,
+                    Err(e) => {
+                        let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
+                        g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                        break;
+                    }
+                };
+                let mut dut = VerilatorDut::new(&model, &ports, 1);
+                let mut opts = RunOptions::new(cycles);
+                opts.after = 0;
+                let caught_at = match lockstep::run::<B>(config, seed, &mut [&mut dut], &opts) {
+                    Ok(r) => r
+                        .first
+                        .first()
+                        .map(|m| m.cycle)
+                        .or(r.design_stop.as_ref().map(|s| s.0)),
+                    Err(e) => {
+                        let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
+                        g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                        break;
+                    }
+                };
+                out.lock().unwrap_or_else(|e| e.into_inner()).push(Outcome {
+                    mutant: m.clone(),
+                    caught_at,
+                });
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut v = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    v.sort_by_key(|o| (o.mutant.line, o.mutant.id()));
+    Ok(v)
 }

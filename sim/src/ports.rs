@@ -56,33 +56,141 @@ impl Port {
     }
 }
 
+/// When an input's value is part of the contract.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Care {
+    /// Always: the reset, every `*_valid`, and inputs outside a stream.
+    Always,
+    /// Only while stream valid (the input of that index) is high and reset
+    /// is low: a payload port `s_<stream>_<field>` of a stream with a
+    /// `s_<stream>_valid` input. Otherwise the block must ignore it.
+    Gated(usize),
+}
+
+/// The [`Care`] of every input port (`ins` are the inputs only), from the
+/// naming convention of the streams (`s_<stream>_valid` gates
+/// `s_<stream>_*`); the port list written once is all it needs.
+pub fn cares(ins: &[Port]) -> Vec<Care> {
+    ins.iter()
+        .map(|p| {
+            let Some(rest) = p.name.strip_prefix("s_") else {
+                return Care::Always;
+            };
+            let Some((stream, field)) = rest.split_once('_') else {
+                return Care::Always;
+            };
+            if field == "valid" {
+                return Care::Always;
+            }
+            let valid = format!("s_{stream}_valid");
+            match ins.iter().position(|q| q.name == valid) {
+                Some(k) => Care::Gated(k),
+                None => Care::Always,
+            }
+        })
+        .collect()
+}
+
+/// A name made `'static` once and shared by every later call.
+fn intern(name: &str) -> &'static str {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut set = NAMES
+        .get_or_init(|| Mutex::new(HashSet::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = set.get(name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    set.insert(n);
+    n
+}
+
+/// The port list of a rust-hdl block ([`ccrtl_hdl::ports::ports_of`]):
+/// inputs, then outputs, each in declaration order, without the clock.
+pub fn from_hdl(ports: &[ccrtl_hdl::ports::HdlPort], clock: &str) -> Vec<Port> {
+    let mut v: Vec<Port> = ports
+        .iter()
+        .filter(|p| p.input && p.name != clock)
+        .map(|p| Port::input(intern(&p.name), p.width as u32))
+        .collect();
+    v.extend(
+        ports
+            .iter()
+            .filter(|p| !p.input)
+            .map(|p| Port::output(intern(&p.name), p.width as u32)),
+    );
+    v
+}
+
 /// Packs `values` (one per port, in order) into `words`.
+#[inline]
 pub fn pack(ports: &[Port], values: &[u128], words: &mut [u32]) {
     let mut off = 0;
     for (p, &v) in ports.iter().zip(values) {
-        for k in 0..p.words() {
-            words[off + k] = (v >> (32 * k)) as u32;
+        if p.width <= 32 {
+            words[off] = v as u32;
+            off += 1;
+        } else {
+            let n = p.words();
+            for (k, w) in words[off..off + n].iter_mut().enumerate() {
+                *w = (v >> (32 * k)) as u32;
+            }
+            off += n;
         }
-        off += p.words();
     }
 }
 
 /// Unpacks `words` into one value per port.
+#[inline]
 pub fn unpack(ports: &[Port], words: &[u32], values: &mut [u128]) {
     let mut off = 0;
     for (p, v) in ports.iter().zip(values.iter_mut()) {
-        let mut x = 0u128;
-        for k in 0..p.words() {
-            x |= (words[off + k] as u128) << (32 * k);
+        if p.width <= 32 {
+            *v = (words[off] as u128) & p.max();
+            off += 1;
+        } else {
+            let n = p.words();
+            let mut x = 0u128;
+            for (k, &w) in words[off..off + n].iter().enumerate() {
+                x |= (w as u128) << (32 * k);
+            }
+            *v = x & p.max();
+            off += n;
         }
-        *v = x & p.max();
-        off += p.words();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn payloads_are_gated_by_their_streams_valid() {
+        let ins = [
+            Port::input("rst", 1),
+            Port::input("s_enq_valid", 1),
+            Port::input("s_enq_len", 14),
+            Port::input("s_deq_len", 14),
+            Port::input("s_cfg_kmin", 24),
+            Port::input("s_cfg_valid", 1),
+            Port::input("mode", 2),
+        ];
+        assert_eq!(
+            cares(&ins),
+            vec![
+                Care::Always,
+                Care::Always,
+                Care::Gated(1),
+                Care::Always, // no s_deq_valid: not a stream
+                Care::Gated(5),
+                Care::Always,
+                Care::Always,
+            ]
+        );
+    }
 
     #[test]
     fn pack_unpack_round_trips_wide_and_narrow_ports() {

@@ -16,9 +16,20 @@
 //! words, port after port in the order of the port list, each port taking
 //! `ceil(width / 32)` words, least significant word first; the outputs come
 //! back the same way. A port wider than 64 bits is thus no special case.
-//! One FFI call runs one cycle: set the inputs with the clock low, evaluate,
-//! read the outputs (the values seen during the cycle), raise the clock,
-//! evaluate.
+//! One FFI call runs a batch of cycles; each cycle sets the inputs with the
+//! clock low, evaluates, reads the outputs (the values seen during the
+//! cycle), raises the clock and evaluates.
+//!
+//! Power-up state is random: the model is verilated with `--x-initial unique
+//! --x-assign unique` and every instance is created with a seed of its own
+//! (`Instance::seed`), so a register or memory the design relies on without
+//! resetting it shows up as a mismatch, and the seed reproduces it.
+//!
+//! `$finish`, `$stop`, `$fatal` and failing assertions (`--assert`) in the
+//! design never end the process: Verilator's `vl_finish`, `vl_stop` and
+//! `vl_fatal` are replaced (`VL_USER_*`) by functions that record the event
+//! with its file and line; the batch stops at that cycle and the caller
+//! gets a [`DesignStop`].
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 2;
+const SHIM_VERSION: u32 = 5;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -49,26 +60,57 @@ pub enum VerilatorError {
     Load { path: String, message: String },
 }
 
+type NewFn = unsafe extern "C" fn(u32) -> *mut std::ffi::c_void;
+type FreeFn = unsafe extern "C" fn(*mut std::ffi::c_void);
+type CyclesFn = unsafe extern "C" fn(*mut std::ffi::c_void, u64, *const u32, *mut u32) -> u64;
+type EventFn = unsafe extern "C" fn(*mut std::ffi::c_void, *mut u8, u64) -> i32;
+
 /// A Verilog design compiled for simulation.
 pub struct Model {
     lib: Arc<libloading::Library>,
-    new: unsafe extern "C" fn() -> *mut std::ffi::c_void,
-    free: unsafe extern "C" fn(*mut std::ffi::c_void),
-    cycle: unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32),
+    new: NewFn,
+    free: FreeFn,
+    cycles: CyclesFn,
+    event: EventFn,
     in_words: usize,
     out_words: usize,
     /// Directory of the cached build.
     pub dir: PathBuf,
+    /// The name of the Verilog file, for messages.
+    source_name: String,
+    /// The name the file had when it was verilated (in Verilator's messages).
+    verilated_name: String,
+}
+
+/// The design ended the simulation itself: `$finish`, `$stop`, `$fatal` or
+/// a failing assertion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DesignStop {
+    /// `$finish`, `$stop` or `$fatal` (assertions report as `$stop` or
+    /// `$fatal` with their message).
+    pub kind: &'static str,
+    /// `file:line: message` as Verilator gives it, with the user's file name.
+    pub message: String,
+}
+
+impl std::fmt::Display for DesignStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the design called {}: {}", self.kind, self.message)
+    }
 }
 
 /// One running instance of a [`Model`].
 pub struct Instance {
     _lib: Arc<libloading::Library>,
     ptr: *mut std::ffi::c_void,
-    free: unsafe extern "C" fn(*mut std::ffi::c_void),
-    cycle: unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32),
+    free: FreeFn,
+    cycles: CyclesFn,
+    event: EventFn,
     in_words: usize,
     out_words: usize,
+    seed: u32,
+    source_name: String,
+    verilated_name: String,
 }
 
 // The instance owns its Verilator context; nothing in it is shared.
@@ -83,24 +125,70 @@ impl Drop for Instance {
 impl Instance {
     /// One clock cycle. `inputs` and `outputs` are the packed word arrays.
     #[inline]
-    pub fn cycle(&mut self, inputs: &[u32], outputs: &mut [u32]) {
-        assert_eq!(inputs.len(), self.in_words);
-        assert_eq!(outputs.len(), self.out_words);
-        unsafe { (self.cycle)(self.ptr, inputs.as_ptr(), outputs.as_mut_ptr()) }
+    pub fn cycle(&mut self, inputs: &[u32], outputs: &mut [u32]) -> Result<(), DesignStop> {
+        self.cycles(1, inputs, outputs).map_err(|(_, why)| why)
+    }
+
+    /// `n` clock cycles in one call: `inputs` holds `n` packed input arrays
+    /// one after the other, `outputs` receives `n` packed output arrays.
+    /// If the design stops itself in cycle `k`, the outputs of cycles
+    /// `0..k` are valid and the error says why.
+    pub fn cycles(
+        &mut self,
+        n: usize,
+        inputs: &[u32],
+        outputs: &mut [u32],
+    ) -> Result<(), (usize, DesignStop)> {
+        assert_eq!(inputs.len(), n * self.in_words);
+        assert_eq!(outputs.len(), n * self.out_words);
+        let done = unsafe {
+            (self.cycles)(
+                self.ptr,
+                n as u64,
+                inputs.as_ptr(),
+                outputs.as_mut_ptr(),
+            )
+        } as usize;
+        if done == n {
+            return Ok(());
+        }
+        let mut buf = vec![0u8; 1024];
+        let kind = unsafe { (self.event)(self.ptr, buf.as_mut_ptr(), buf.len() as u64) };
+        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+        let raw = String::from_utf8_lossy(&buf[..end]).into_owned();
+        let message = raw.replace(&self.verilated_name, &self.source_name);
+        let kind = match kind {
+            1 => "$finish",
+            2 => "$stop",
+            _ => "$fatal",
+        };
+        Err((done, DesignStop { kind, message }))
+    }
+
+    /// The seed of this instance's random power-up state.
+    pub fn seed(&self) -> u32 {
+        self.seed
     }
 }
 
 impl Model {
-    pub fn instantiate(&self) -> Instance {
-        let ptr = unsafe { (self.new)() };
+    /// An instance whose registers and memories start from random values
+    /// drawn with `seed` (any value; 0 is mapped to 1).
+    pub fn instantiate(&self, seed: u32) -> Instance {
+        let seed = (seed & 0x7fff_ffff).max(1);
+        let ptr = unsafe { (self.new)(seed) };
         assert!(!ptr.is_null(), "ccrtl_new returned null");
         Instance {
             _lib: self.lib.clone(),
             ptr,
             free: self.free,
-            cycle: self.cycle,
+            cycles: self.cycles,
+            event: self.event,
             in_words: self.in_words,
             out_words: self.out_words,
+            seed,
+            source_name: self.source_name.clone(),
+            verilated_name: self.verilated_name.clone(),
         }
     }
 
@@ -128,6 +216,7 @@ impl Model {
         if !lib_path.exists() {
             std::fs::create_dir_all(cache_root)?;
             let tmp = cache_root.join(format!("{key}.tmp{}", crate::fsutil::unique_suffix()));
+            crate::fsutil::register_temporary(&tmp);
             let _ = std::fs::remove_dir_all(&tmp);
             std::fs::create_dir_all(&tmp)?;
             let result = compile(
@@ -149,8 +238,17 @@ impl Model {
                 let _ = std::fs::remove_dir_all(&tmp);
             }
         }
-        load(&lib_path, ports, dir)
+        let mut m = load(&lib_path, ports, dir)?;
+        m.source_name = source_name.to_string();
+        m.verilated_name = verilated_name(top);
+        Ok(m)
     }
+}
+
+/// The file name the Verilog has when Verilator reads it (relative to the
+/// build directory, so messages can be given the user's name back).
+fn verilated_name(top: &str) -> String {
+    format!("{top}.v")
 }
 
 fn load(lib_path: &Path, ports: &[Port], dir: PathBuf) -> Result<Model, VerilatorError> {
@@ -160,25 +258,21 @@ fn load(lib_path: &Path, ports: &[Port], dir: PathBuf) -> Result<Model, Verilato
     };
     unsafe {
         let lib = libloading::Library::new(lib_path).map_err(err)?;
-        let new = *lib
-            .get::<unsafe extern "C" fn() -> *mut std::ffi::c_void>(b"ccrtl_new")
-            .map_err(err)?;
-        let free = *lib
-            .get::<unsafe extern "C" fn(*mut std::ffi::c_void)>(b"ccrtl_free")
-            .map_err(err)?;
-        let cycle = *lib
-            .get::<unsafe extern "C" fn(*mut std::ffi::c_void, *const u32, *mut u32)>(
-                b"ccrtl_cycle",
-            )
-            .map_err(err)?;
+        let new = *lib.get::<NewFn>(b"ccrtl_new").map_err(err)?;
+        let free = *lib.get::<FreeFn>(b"ccrtl_free").map_err(err)?;
+        let cycles = *lib.get::<CyclesFn>(b"ccrtl_cycles").map_err(err)?;
+        let event = *lib.get::<EventFn>(b"ccrtl_event").map_err(err)?;
         Ok(Model {
             lib: Arc::new(lib),
             new,
             free,
-            cycle,
+            cycles,
+            event,
             in_words: words_of(ports, Dir::In),
             out_words: words_of(ports, Dir::Out),
             dir,
+            source_name: String::new(),
+            verilated_name: String::new(),
         })
     }
 }
@@ -203,15 +297,22 @@ fn compile(
     cache_root: &Path,
     version: &str,
 ) -> Result<(), VerilatorError> {
-    let vfile = dir.join(format!("{top}.v"));
-    std::fs::write(&vfile, verilog)?;
+    let vname = verilated_name(top);
+    std::fs::write(dir.join(&vname), verilog)?;
     let obj = dir.join("obj");
-    run(Command::new("verilator")
-        .args(["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
-        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
-        .args(["--top-module", top, "--prefix", "Vdut", "-Mdir"])
-        .arg(&obj)
-        .arg(&vfile))?;
+    // Verilator runs in the build directory on the file's bare name, so its
+    // messages (and the file names compiled into the model) can be given
+    // the user's file name back.
+    run(
+        Command::new("verilator")
+            .current_dir(dir)
+            .args(["--cc", "-O3", "--assert"])
+            .args(["--x-assign", "unique", "--x-initial", "unique"])
+            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
+            .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", "obj"])
+            .arg(&vname),
+        Some((&vname, source_name)),
+    )?;
 
     let header = std::fs::read_to_string(obj.join("Vdut.h"))?;
     check_ports(&header, source_name, top, clock, ports)?;
@@ -234,16 +335,42 @@ fn compile(
     let root = tool_output("verilator", &["--getenv", "VERILATOR_ROOT"])?;
     let include = PathBuf::from(root.trim()).join("include");
     let runtime = runtime_objects(&include, cache_root, version)?;
-    run(Command::new("g++")
-        .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
-        .arg(format!("-I{}", include.display()))
-        .arg(format!("-I{}", include.join("vltstd").display()))
-        .arg(format!("-I{}", obj.display()))
-        .arg(dir.join("unity.cpp"))
-        .args(&runtime)
-        .arg("-o")
-        .arg(dir.join("libdut.so")))?;
+    run(
+        Command::new("g++")
+            .args(["-shared", "-fPIC", "-O3", "-std=c++17", "-w", "-pthread"])
+            .args(USER_HOOKS)
+            .arg("-include")
+            .arg(printf_header(dir)?)
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", include.join("vltstd").display()))
+            .arg(format!("-I{}", obj.display()))
+            .arg(dir.join("unity.cpp"))
+            .args(&runtime)
+            .arg("-o")
+            .arg(dir.join("libdut.so")),
+        None,
+    )?;
     Ok(())
+}
+
+/// The runtime's `vl_finish`, `vl_stop` and `vl_fatal` are the shim's.
+const USER_HOOKS: &[&str] = &[
+    "-DVL_USER_FINISH",
+    "-DVL_USER_STOP",
+    "-DVL_USER_FATAL",
+    "-DVL_PRINTF=ccrtl_printf",
+];
+
+/// Declares the shim's `ccrtl_printf` (the runtime's and the model's
+/// `VL_PRINTF`: text the design prints goes to stderr, never into the
+/// command's stdout, and its last line is kept for the stop message).
+const PRINTF_HEADER: &str = "#pragma once\nint ccrtl_printf(const char* fmt, ...);\n";
+
+/// Writes the header that declares `ccrtl_printf` into `dir`; its path.
+fn printf_header(dir: &Path) -> Result<PathBuf, VerilatorError> {
+    let p = dir.join("ccrtl_printf.h");
+    std::fs::write(&p, PRINTF_HEADER)?;
+    Ok(p)
 }
 
 /// Verilator's runtime, compiled once per Verilator version and shared by
@@ -255,6 +382,8 @@ fn runtime_objects(
 ) -> Result<Vec<PathBuf>, VerilatorError> {
     let mut h = Sha256::new();
     h.update(version.as_bytes());
+    h.update(USER_HOOKS.join(" ").as_bytes());
+    h.update(PRINTF_HEADER.as_bytes());
     let dir = cache_root.join(format!("runtime-{}", hex(&h.finalize()[..6])));
     let names = ["verilated", "verilated_threads"];
     let objs: Vec<PathBuf> = names.iter().map(|n| dir.join(format!("{n}.o"))).collect();
@@ -262,16 +391,28 @@ fn runtime_objects(
         return Ok(objs);
     }
     let tmp = cache_root.join(format!("runtime.tmp{}", crate::fsutil::unique_suffix()));
+    crate::fsutil::register_temporary(&tmp);
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
+    let header = printf_header(&tmp)?;
     for n in names {
-        run(Command::new("g++")
-            .args(["-c", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
-            .arg(format!("-I{}", include.display()))
-            .arg(format!("-I{}", include.join("vltstd").display()))
-            .arg(include.join(format!("{n}.cpp")))
-            .arg("-o")
-            .arg(tmp.join(format!("{n}.o"))))?;
+        let built = run(
+            Command::new("g++")
+                .args(["-c", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
+                .args(USER_HOOKS)
+                .arg("-include")
+                .arg(&header)
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", include.join("vltstd").display()))
+                .arg(include.join(format!("{n}.cpp")))
+                .arg("-o")
+                .arg(tmp.join(format!("{n}.o"))),
+            None,
+        );
+        if let Err(e) = built {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
     }
     if std::fs::rename(&tmp, &dir).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
@@ -371,74 +512,153 @@ fn check_ports(
     }
 }
 
-/// C++ for `ccrtl_new`, `ccrtl_free` and `ccrtl_cycle`.
+/// C++ for `ccrtl_new`, `ccrtl_free`, `ccrtl_cycles`, `ccrtl_event` and the
+/// runtime's `vl_finish`, `vl_stop`, `vl_fatal`.
 fn shim_source(clock: &str, ports: &[Port]) -> String {
+    let in_words = words_of(ports, Dir::In);
+    let out_words = words_of(ports, Dir::Out);
     let mut s = String::new();
-    s.push_str("// Generated by ccrtl-sim: packed-word cycle interface.\n");
-    s.push_str("#include <cstdint>\n#include \"verilated.h\"\n#include \"Vdut.h\"\n");
-    s.push_str("struct Ctx { VerilatedContext ctx; Vdut* m; };\n");
-    s.push_str("extern \"C\" {\n");
-    s.push_str("void* ccrtl_new() { Ctx* c = new Ctx; c->m = new Vdut(&c->ctx, \"dut\");\n");
-    let _ = writeln!(s, "  c->m->{clock} = 0; c->m->eval(); return c; }}");
+    s.push_str("// Generated by ccrtl-sim: packed-word batch interface.\n");
+    s.push_str("#include <cstdint>\n#include <cstdio>\n#include <cstdarg>\n#include <cstring>\n");
+    s.push_str("#include \"verilated.h\"\n#include \"Vdut.h\"\n");
     s.push_str(
-        "void ccrtl_free(void* p) { Ctx* c = (Ctx*)p; c->m->final(); delete c->m; delete c; }\n",
+        r#"struct Ctx { VerilatedContext ctx; Vdut* m; int kind; char msg[1024]; char printed[512]; };
+struct CcrtlStop {};
+static thread_local Ctx* ccrtl_cur = nullptr;
+int ccrtl_printf(const char* fmt, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  std::fputs(buf, stderr);
+  Ctx* c = ccrtl_cur;
+  if (c && !c->kind) {
+    size_t len = std::strlen(buf);
+    while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r')) buf[--len] = 0;
+    if (len) std::strncpy(c->printed, buf, sizeof c->printed - 1);
+  }
+  return n;
+}
+static void ccrtl_record(int kind, const char* f, int l, const char* what) {
+  Ctx* c = ccrtl_cur;
+  if (!c || c->kind) return;
+  c->kind = kind;
+  if (c->printed[0])
+    std::snprintf(c->msg, sizeof c->msg, "%s:%d: %s (the design printed: %s)", f ? f : "?", l, what, c->printed);
+  else
+    std::snprintf(c->msg, sizeof c->msg, "%s:%d: %s", f ? f : "?", l, what);
+}
+void vl_finish(const char* f, int l, const char*) {
+  ccrtl_record(1, f, l, "Verilog $finish");
+  Verilated::threadContextp()->gotFinish(true);
+}
+void vl_stop(const char* f, int l, const char*) {
+  ccrtl_record(2, f, l, "Verilog $stop");
+  Verilated::threadContextp()->gotFinish(true);
+}
+void vl_fatal(const char* f, int l, const char*, const char* msg) {
+  ccrtl_record(3, f, l, msg);
+  throw CcrtlStop{};
+}
+extern "C" {
+void* ccrtl_new(uint32_t seed) {
+  Ctx* c = new Ctx;
+  c->kind = 0; c->msg[0] = 0; c->printed[0] = 0;
+  c->ctx.randReset(2);
+  c->ctx.randSeed((int)seed);
+  Verilated::threadContextp(&c->ctx);
+  ccrtl_cur = c;
+  c->m = new Vdut(&c->ctx, "dut");
+"#,
     );
-    s.push_str("void ccrtl_cycle(void* p, const uint32_t* in, uint32_t* out) {\n");
-    s.push_str("  Vdut* m = ((Ctx*)p)->m;\n");
-    let _ = writeln!(s, "  m->{clock} = 0;");
+    let _ = writeln!(s, "  c->m->{clock} = 0;");
+    s.push_str(
+        r#"  try { c->m->eval(); } catch (CcrtlStop&) {}
+  return c;
+}
+void ccrtl_free(void* p) { Ctx* c = (Ctx*)p; ccrtl_cur = c; c->m->final(); delete c->m; delete c; }
+int ccrtl_event(void* p, char* buf, uint64_t len) {
+  Ctx* c = (Ctx*)p;
+  if (len) { std::strncpy(buf, c->msg, len - 1); buf[len - 1] = 0; }
+  return c->kind;
+}
+uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint32_t* out) {
+  Ctx* c = (Ctx*)p;
+  Vdut* m = c->m;
+  ccrtl_cur = c;
+  Verilated::threadContextp(&c->ctx);
+  if (c->kind) return 0;
+  c->printed[0] = 0;
+  uint64_t i = 0;
+  try {
+    for (; i < n; ++i, in += IN_WORDS, out += OUT_WORDS) {
+"#,
+    );
+    s = s.replace("IN_WORDS", &in_words.to_string());
+    s = s.replace("OUT_WORDS", &out_words.to_string());
+    let _ = writeln!(s, "      m->{clock} = 0;");
     let mut off = 0;
     for p in ports.iter().filter(|p| p.dir == Dir::In) {
         let n = p.name;
         match p.width {
             0..=32 => {
-                let _ = writeln!(s, "  m->{n} = in[{off}];");
+                let _ = writeln!(s, "      m->{n} = in[{off}];");
             }
             33..=64 => {
                 let _ = writeln!(
                     s,
-                    "  m->{n} = (uint64_t)in[{off}] | ((uint64_t)in[{}] << 32);",
+                    "      m->{n} = (uint64_t)in[{off}] | ((uint64_t)in[{}] << 32);",
                     off + 1
                 );
             }
             _ => {
                 for k in 0..p.words() {
-                    let _ = writeln!(s, "  m->{n}[{k}] = in[{}];", off + k);
+                    let _ = writeln!(s, "      m->{n}[{k}] = in[{}];", off + k);
                 }
             }
         }
         off += p.words();
     }
-    s.push_str("  m->eval();\n");
+    s.push_str("      m->eval();\n");
     let mut off = 0;
     for p in ports.iter().filter(|p| p.dir == Dir::Out) {
         let n = p.name;
         match p.width {
             0..=32 => {
-                let _ = writeln!(s, "  out[{off}] = (uint32_t)m->{n};");
+                let _ = writeln!(s, "      out[{off}] = (uint32_t)m->{n};");
             }
             33..=64 => {
-                let _ = writeln!(s, "  out[{off}] = (uint32_t)m->{n};");
+                let _ = writeln!(s, "      out[{off}] = (uint32_t)m->{n};");
                 let _ = writeln!(
                     s,
-                    "  out[{}] = (uint32_t)((uint64_t)m->{n} >> 32);",
+                    "      out[{}] = (uint32_t)((uint64_t)m->{n} >> 32);",
                     off + 1
                 );
             }
             _ => {
                 for k in 0..p.words() {
-                    let _ = writeln!(s, "  out[{}] = m->{n}[{k}];", off + k);
+                    let _ = writeln!(s, "      out[{}] = m->{n}[{k}];", off + k);
                 }
             }
         }
         off += p.words();
     }
-    let _ = writeln!(s, "  m->{clock} = 1; m->eval();");
-    s.push_str("}\n}\n");
+    let _ = writeln!(s, "      if (c->kind) return i;");
+    let _ = writeln!(s, "      m->{clock} = 1; m->eval();");
+    let _ = writeln!(s, "      if (c->kind) return i;");
+    s.push_str("    }\n  } catch (CcrtlStop&) {}\n  return i;\n}\n}\n");
     s
 }
 
-fn run(cmd: &mut Command) -> Result<(), VerilatorError> {
-    let shown = format!("{cmd:?}");
+/// Runs a tool; on failure the error holds its output, with `rename`'s first
+/// string replaced by the second (the build copy's name by the user's), and
+/// then names the tool and the user's file rather than the build copy.
+fn run(cmd: &mut Command, rename: Option<(&str, &str)>) -> Result<(), VerilatorError> {
+    let shown = match rename {
+        Some((_, user)) => format!("{} on {user}", cmd.get_program().to_string_lossy()),
+        None => format!("{cmd:?}"),
+    };
     let out = cmd.output().map_err(|e| VerilatorError::Tool {
         tool: cmd.get_program().to_string_lossy().into_owned(),
         source: e,
@@ -450,6 +670,10 @@ fn run(cmd: &mut Command) -> Result<(), VerilatorError> {
         text.push_str(&String::from_utf8_lossy(&out.stderr));
         // Keep the message readable: the first lines carry the cause.
         let text: String = text.lines().take(40).collect::<Vec<_>>().join("\n");
+        let text = match rename {
+            Some((from, to)) => text.replace(from, to),
+            None => text,
+        };
         Err(VerilatorError::Failed {
             cmd: shown,
             output: text,

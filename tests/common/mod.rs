@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+#[macro_use]
+pub mod conformance;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

@@ -1,0 +1,13 @@
+//! The blocks. Adding a block is one line here (and its own files:
+//! `golden/src/NAME.rs`, `hdl/src/NAME.rs`, `sim/src/NAME.rs`,
+//! `tests/NAME.rs`, `docs/NAME.md`).
+
+use crate::commands::{Entry, Registered};
+
+/// Every block, by the one name it has everywhere.
+pub static BLOCKS: &[&dyn Entry] = &[&Registered::<crate::cp::CpBlock>::NEW];
+
+/// The names of the blocks.
+pub fn names() -> Vec<&'static str> {
+    BLOCKS.iter().map(|b| b.name()).collect()
+}

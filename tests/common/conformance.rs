@@ -1,0 +1,722 @@
+//! The conformance suite: every check every block must pass, written once.
+//! A block's test file implements [`BlockTests`] (its own stimulus strategy,
+//! equivalent mutants, bad parameters, a planted bug) and instantiates the
+//! suite with one line: `conformance_suite!(CpBlock);`.
+//!
+//! Tiers: the tests run by `make test` (CI) are the fast tier. Those marked
+//! `#[ignore]` are the deep tier (`make test-deep`): every mutant for a
+//! million cycles, long runs on every shape.
+//!
+//! Random choices that rotate from run to run (which shapes, which mutants)
+//! come from `CCRTL_TEST_SEED` if set, else from the clock; the seed is
+//! printed so a failure can be reproduced.
+
+use std::path::{Path, PathBuf};
+
+use ccrtl_sim::block::{Block, Stimulus};
+use ccrtl_sim::lockstep::{self, Dut, HdlDut, RunOptions, VerilatorDut};
+use ccrtl_sim::mutate::{self, MutantClass};
+use ccrtl_sim::ports::{Dir, Port};
+use ccrtl_sim::rng::Rng;
+use proptest::prelude::*;
+use proptest::test_runner::{
+    Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
+};
+
+use super::{ccrtl, model, tmp_dir, verilator_lint, yosys, yosys_ok};
+
+/// What a block brings to the conformance suite.
+pub trait BlockTests: Block {
+    /// Short traces for property-based equivalence: reset first, then
+    /// random cycles with mid-trace resets and values exactly at the
+    /// block's thresholds.
+    fn traces(config: &Self::Config) -> BoxedStrategy<Vec<Self::In>>;
+    /// The shape proptest runs on (a small one, so thresholds are reached).
+    fn proptest_config() -> Self::Config;
+    /// The configuration the mutants are planted in: reset values chosen so
+    /// that a bug in restoring them shows before the first parameter load.
+    fn mutation_config() -> Self::Config;
+    /// Mutants no stimulus can tell apart from the original: the changed
+    /// line's original text, the change (`Mutant::change`) and the reason.
+    const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)];
+    /// A plausible bug planted in the block's Verilog (must change it).
+    fn planted_bug(verilog: &str) -> String;
+    /// The most cycles the shrunk trace of `planted_bug` may have.
+    const SHRUNK_MAX: usize;
+    /// Params files that must be refused: the TOML and a text the error
+    /// names (the parameter, or the line).
+    fn bad_params() -> Vec<(&'static str, &'static str)>;
+}
+
+/// The rotating seed of this test run (printed once per use).
+pub fn run_seed() -> u64 {
+    let s = std::env::var("CCRTL_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() / 60)
+                .unwrap_or(0)
+        });
+    eprintln!("rotating choices drawn with CCRTL_TEST_SEED={s}");
+    s
+}
+
+fn inputs<B: Block>(c: &B::Config) -> Vec<Port> {
+    B::ports(c)
+        .into_iter()
+        .filter(|p| p.dir == Dir::In)
+        .collect()
+}
+
+fn outputs<B: Block>(c: &B::Config) -> Vec<Port> {
+    B::ports(c)
+        .into_iter()
+        .filter(|p| p.dir == Dir::Out)
+        .collect()
+}
+
+fn top<B: Block>() -> String {
+    ccrtl_hdl::emit::top_module(B::NAME)
+}
+
+/// Golden against Verilator for `cycles` of the block's stimulus.
+pub fn verilator_run<B: Block>(
+    c: &B::Config,
+    verilog: &str,
+    seed: u64,
+    cycles: u64,
+) -> lockstep::Report {
+    let m = model::<B>(c, verilog);
+    let mut dut = VerilatorDut::new(&m, &B::ports(c), seed as u32 ^ 0x5a5a);
+    lockstep::run::<B>(c, seed, &mut [&mut dut], &RunOptions::new(cycles)).unwrap()
+}
+
+/// The ports a Verilog file declares in its top module: (name, input?, width).
+fn declared_ports(verilog: &str, top: &str) -> Vec<(String, bool, u32)> {
+    let mut out = vec![];
+    let mut inside = false;
+    for l in verilog.lines() {
+        let t = l.trim();
+        if t.starts_with(&format!("module {top}(")) {
+            inside = true;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if t.starts_with("endmodule") {
+            break;
+        }
+        let (input, rest) = if let Some(r) = t.strip_prefix("input wire") {
+            (true, r)
+        } else if let Some(r) = t.strip_prefix("output reg") {
+            (false, r)
+        } else if let Some(r) = t.strip_prefix("output wire") {
+            (false, r)
+        } else {
+            continue;
+        };
+        let rest = rest.trim().trim_end_matches(';');
+        let (width, name) = match rest.strip_prefix('[') {
+            Some(r) => {
+                let (range, name) = r.split_once(']').unwrap();
+                let msb: u32 = range.split(':').next().unwrap().trim().parse().unwrap();
+                (msb + 1, name.trim())
+            }
+            None => (1, rest),
+        };
+        out.push((name.to_string(), input, width));
+    }
+    out
+}
+
+// ---- emission ---------------------------------------------------------------
+
+/// Every shape of the menu: emitted, its ports those of the struct, lint
+/// clean with exactly the documented waivers, no latch, every module
+/// prefixed, the header naming block and shape.
+pub fn every_shape_emits_lints_and_has_the_struct_ports<B: Block>() {
+    let dir = tmp_dir(&format!("{}-shapes", B::NAME));
+    let top = top::<B>();
+    let menu = B::menu();
+    assert!(!menu.is_empty());
+    for (k, c) in menu.iter().enumerate() {
+        let text = B::verilog(c);
+        // Ports: the file declares exactly the struct's ports.
+        let mut want: Vec<(String, bool, u32)> = B::ports(c)
+            .iter()
+            .map(|p| (p.name.to_string(), p.dir == Dir::In, p.width))
+            .collect();
+        want.push((B::CLOCK.to_string(), true, 1));
+        want.sort();
+        let mut got = declared_ports(&text, &top);
+        got.sort();
+        assert_eq!(got, want, "shape {k} ({c:?})");
+        // Header and prefixes.
+        let header: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(header.contains(&format!("Block `{}`", B::NAME)), "{header}");
+        for m in text.lines().filter_map(|l| l.strip_prefix("module ")) {
+            let name = m.split('(').next().unwrap();
+            assert!(name.starts_with(&top), "module `{name}` is not prefixed");
+            assert!(!name.contains('$'), "module `{name}`");
+        }
+        assert!(!text.contains("initial begin"), "no power-up values");
+        // Lint, and the lint can fail: without the waivers it does.
+        let path = dir.join(format!("shape{k}.v"));
+        std::fs::write(&path, &text).unwrap();
+        let lint = verilator_lint(&path, &top);
+        assert!(
+            lint.status.success(),
+            "shape {k}: {}",
+            String::from_utf8_lossy(&lint.stderr)
+        );
+        // Latches: none, and the check can fail.
+        let no_latch = |p: &Path| {
+            format!(
+                "read_verilog {}; hierarchy -check -top {top}; proc; \
+                 select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$sr",
+                p.display()
+            )
+        };
+        yosys_ok(&no_latch(&path));
+        if k == 0 {
+            let bare = dir.join("bare.v");
+            std::fs::write(&bare, text.replace("lint_off", "lint_on")).unwrap();
+            assert!(!verilator_lint(&bare, &top).status.success());
+            // Deleting the default of a register assigned only under a
+            // condition makes a latch, and the check sees it.
+            let defaults: Vec<&str> = text
+                .lines()
+                .filter(|l| {
+                    let t = l.trim();
+                    t.strip_suffix(';')
+                        .and_then(|t| t.split_once(" = "))
+                        .is_some_and(|(a, b)| {
+                            a.ends_with("$d") && b == format!("{}$q", a.trim_end_matches("$d"))
+                        })
+                })
+                .collect();
+            assert!(!defaults.is_empty());
+            let latch = dir.join("latch.v");
+            let seen = defaults.iter().any(|line| {
+                std::fs::write(&latch, text.replacen(line, "", 1)).unwrap();
+                !yosys(&no_latch(&latch)).status.success()
+            });
+            assert!(seen, "no deleted register default made the latch check fail");
+        }
+    }
+}
+
+/// The golden model's encoding of inputs and outputs fits the struct's
+/// ports on every shape: every value within its port's width, and inputs
+/// decode back to themselves.
+pub fn golden_encoding_fits_the_struct_ports_on_every_shape<B: Block>()
+where
+    B::In: PartialEq,
+{
+    for c in B::menu() {
+        let ins = inputs::<B>(&c);
+        let outs = outputs::<B>(&c);
+        let mut stim = B::Stimulus::new(&c, 3);
+        let mut g = B::golden(&c);
+        let mut iv = vec![0u128; ins.len()];
+        let mut ov = vec![0u128; outs.len()];
+        for _ in 0..20_000 {
+            let i = stim.next(&g);
+            B::encode_in(&i, &mut iv);
+            for (p, v) in ins.iter().zip(&iv) {
+                assert!(*v <= p.max(), "input `{}` = {v} exceeds {} bits", p.name, p.width);
+            }
+            assert!(B::decode_in(&iv) == i, "decode_in(encode_in(i)) != i");
+            let o = B::golden_step(&mut g, &i);
+            B::encode_out(&o, &mut ov);
+            for (p, v) in outs.iter().zip(&ov) {
+                assert!(*v <= p.max(), "output `{}` = {v} exceeds {} bits", p.name, p.width);
+            }
+        }
+    }
+}
+
+// ---- lockstep ---------------------------------------------------------------
+
+/// A rotating sample of shapes, each with random reset values, verified
+/// with every coverage point hit.
+pub fn rotating_shapes_with_random_reset_values_match_golden<B: Block>(n: usize, cycles: u64) {
+    let seed = run_seed();
+    let mut r = Rng::new(seed);
+    let menu = B::menu();
+    for k in 0..n {
+        let shape = &menu[(r.next_u32() as usize + k) % menu.len()];
+        let c = B::random_reset(shape, &mut r);
+        let rep = verilator_run::<B>(&c, &B::verilog(&c), seed + k as u64, cycles);
+        assert_eq!(rep.mismatches, 0, "{}: {:?}", B::describe(&c), rep.first);
+        assert!(rep.design_stop.is_none(), "{:?}", rep.design_stop);
+        assert_eq!(rep.cycles, cycles);
+        assert!(
+            rep.coverage.missed().is_empty(),
+            "{}: stimulus missed {:?}",
+            B::describe(&c),
+            rep.coverage.missed()
+        );
+    }
+}
+
+/// Golden, rust-hdl and Verilator agree cycle by cycle.
+pub fn golden_rusthdl_and_verilator_agree<B: Block>(cycles: u64) {
+    let seed = run_seed();
+    let mut r = Rng::new(seed ^ 0x3);
+    let menu = B::menu();
+    let mut configs = vec![B::default_config()];
+    configs.push(B::random_reset(&menu[r.next_u32() as usize % menu.len()], &mut r));
+    for (k, c) in configs.iter().enumerate() {
+        let m = model::<B>(c, &B::verilog(c));
+        let mut vl = VerilatorDut::new(&m, &B::ports(c), 11 + k as u32);
+        let mut hdl = HdlDut::<B>::new(c, B::hdl_sim(c));
+        let duts: &mut [&mut dyn Dut<B>] = &mut [&mut hdl, &mut vl];
+        let rep = lockstep::run::<B>(c, seed + k as u64, duts, &RunOptions::new(cycles)).unwrap();
+        assert_eq!(rep.mismatches, 0, "{}: {:?}", B::describe(c), rep.first);
+        assert_eq!(rep.cycles, cycles);
+        assert!(rep.compared > 0);
+    }
+}
+
+/// A planted bug is reported with cycle, signal, expected and actual, the
+/// run stops shortly after, and the VCD holds the window around it; if the
+/// VCD cannot be written the mismatch is still reported.
+pub fn a_mismatch_is_reported_with_its_vcd<B: BlockTests>() {
+    let c = B::default_config();
+    let good = B::verilog(&c);
+    let bad = B::planted_bug(&good);
+    assert_ne!(good, bad);
+    let m = model::<B>(&c, &bad);
+    let mut dut = VerilatorDut::new(&m, &B::ports(&c), 1);
+    let vcd = tmp_dir(&format!("{}-lockstep-vcd", B::NAME)).join("m.vcd");
+    let mut opts = RunOptions::new(1_000_000);
+    opts.mismatch_vcd = Some(vcd.clone());
+    let r = lockstep::run::<B>(&c, 1, &mut [&mut dut], &opts).unwrap();
+    assert!(r.mismatches > 0, "the planted bug was not caught");
+    let first = &r.first[0];
+    assert!(r.cycles <= first.cycle + 1 + opts.after, "run stops shortly after");
+    assert_ne!(first.expected, first.actual);
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.contains(" mismatch $end"));
+    assert!(text.contains("$scope module expected $end"));
+    assert!(text.contains("$scope module actual $end"));
+    let stamps: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix('#'))
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert!(*stamps.first().unwrap() <= first.cycle.saturating_sub(60) * 10);
+    assert!(*stamps.last().unwrap() >= (first.cycle + opts.after) * 10);
+
+    // An unwritable VCD path: the mismatch is reported all the same.
+    let mut dut = VerilatorDut::new(&m, &B::ports(&c), 1);
+    let blocked = tmp_dir(&format!("{}-vcd-blocked", B::NAME)).join("file");
+    std::fs::write(&blocked, "not a directory").unwrap();
+    opts.mismatch_vcd = Some(blocked.join("m.vcd"));
+    let r2 = lockstep::run::<B>(&c, 1, &mut [&mut dut], &opts).unwrap();
+    assert_eq!(r2.first, r.first);
+    assert!(r2.mismatch_vcd.is_none());
+    assert!(r2.vcd_warning.as_deref().unwrap().contains("m.vcd"));
+}
+
+// ---- property-based equivalence ------------------------------------------------
+
+fn equivalent<B: Block>(
+    c: &B::Config,
+    m: &ccrtl_sim::verilator::Model,
+    trace: &[B::In],
+    vcd: &PathBuf,
+) -> Result<(), TestCaseError> {
+    let mut dut = VerilatorDut::new(m, &B::ports(c), 7);
+    let mut k = 0;
+    let mut next = |_: &B::Golden| {
+        let i = trace[k.min(trace.len() - 1)];
+        k += 1;
+        i
+    };
+    let mut opts = RunOptions::new(trace.len() as u64);
+    opts.full_vcd = Some(vcd.clone());
+    opts.after = 0;
+    let r = lockstep::run_with::<B>(c, &mut next, &mut [&mut dut], &opts).unwrap();
+    if r.mismatches == 0 {
+        let _ = std::fs::remove_file(vcd);
+        Ok(())
+    } else {
+        Err(TestCaseError::fail(format!("{}", r.first[0])))
+    }
+}
+
+fn pt_config(cases: u32) -> PtConfig {
+    PtConfig {
+        cases,
+        failure_persistence: None,
+        ..PtConfig::default()
+    }
+}
+
+/// Random short traces (with mid-trace resets and values at thresholds):
+/// golden and Verilator agree on every one. A fresh proptest seed each run.
+pub fn proptest_golden_and_verilator_are_equivalent<B: BlockTests>(cases: u32) {
+    let c = B::proptest_config();
+    let m = model::<B>(&c, &B::verilog(&c));
+    let vcd = tmp_dir(&format!("proptest-{}", B::NAME)).join("failing-trace.vcd");
+    let result = TestRunner::new(pt_config(cases)).run(&B::traces(&c), |t| equivalent::<B>(&c, &m, &t, &vcd));
+    if let Err(e) = result {
+        panic!("{e}\nminimal failing trace: {}", vcd.display());
+    }
+}
+
+/// On the planted bug proptest fails, shrinks to a short trace and leaves
+/// its VCD.
+pub fn proptest_shrinks_a_planted_bug<B: BlockTests>() {
+    let c = B::proptest_config();
+    let bad = B::planted_bug(&B::verilog(&c));
+    let m = model::<B>(&c, &bad);
+    let vcd = tmp_dir(&format!("proptest-{}-planted", B::NAME)).join("failing-trace.vcd");
+    let mut runner = TestRunner::new_with_rng(
+        pt_config(500),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    match runner.run(&B::traces(&c), |t| equivalent::<B>(&c, &m, &t, &vcd)) {
+        Err(TestError::Fail(_, trace)) => {
+            assert!(
+                trace.len() <= B::SHRUNK_MAX,
+                "not shrunk: {} cycles",
+                trace.len()
+            );
+            let text = std::fs::read_to_string(&vcd).expect("VCD of the failing trace");
+            assert!(text.starts_with("$timescale"));
+        }
+        other => panic!("the planted bug was not found: {other:?}"),
+    }
+}
+
+// ---- planted mutants ---------------------------------------------------------
+
+fn is_equivalent<B: BlockTests>(m: &mutate::Mutant) -> bool {
+    B::EQUIVALENT
+        .iter()
+        .any(|(orig, change, _)| m.original == *orig && m.change == *change)
+}
+
+/// Runs `mutants` and fails on any survivor not listed as equivalent (and on
+/// any listed one that is caught: the list must stay true).
+fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
+    let c = B::mutation_config();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let out = mutate::run_mutants::<B>(
+        &c,
+        mutants,
+        cycles,
+        1,
+        threads,
+        &super::test_root().join("verilator"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut per_class = std::collections::BTreeMap::<&str, (u32, u32)>::new();
+    let mut unexplained = vec![];
+    let mut wrongly_listed = vec![];
+    for o in &out {
+        let e = per_class.entry(o.mutant.class.name()).or_default();
+        e.0 += 1;
+        match o.caught_at {
+            Some(_) => {
+                e.1 += 1;
+                if is_equivalent::<B>(&o.mutant) {
+                    wrongly_listed.push(o.mutant.id());
+                }
+            }
+            None if is_equivalent::<B>(&o.mutant) => {}
+            None => unexplained.push(format!("{} `{}`", o.mutant.id(), o.mutant.original)),
+        }
+    }
+    for (class, (n, caught)) in &per_class {
+        eprintln!("mutants {class}: {n} planted, {caught} caught");
+    }
+    let caught = out.iter().filter(|o| o.caught_at.is_some()).count();
+    eprintln!(
+        "mutants: {} planted, {caught} caught, {} survived (all shown equivalent unless listed below)",
+        out.len(),
+        out.len() - caught
+    );
+    assert!(
+        unexplained.is_empty(),
+        "surviving mutants:\n{}",
+        unexplained.join("\n")
+    );
+    assert!(
+        wrongly_listed.is_empty(),
+        "listed as equivalent but caught: {wrongly_listed:?}"
+    );
+}
+
+/// Fast tier: every mutant of the classes that model hand-written bugs
+/// (valid gating, reset constant, stage not cleared, load late or early)
+/// and a rotating sample of the rest.
+pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u64) {
+    let good = B::verilog(&B::mutation_config());
+    let all = mutate::mutants(&good, &top::<B>());
+    let mut r = Rng::new(run_seed());
+    let (mut chosen, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|m| {
+        matches!(
+            m.class,
+            MutantClass::ValidGating
+                | MutantClass::ResetConstant
+                | MutantClass::ResetNotCleared
+                | MutantClass::LoadLate
+                | MutantClass::LoadEarly
+        )
+    });
+    let mut rest = rest;
+    for _ in 0..sample.min(rest.len()) {
+        let k = r.upto(rest.len() as u32 - 1) as usize;
+        chosen.push(rest.swap_remove(k));
+    }
+    check_mutants::<B>(&chosen, cycles);
+}
+
+/// Deep tier: every mutant.
+pub fn every_planted_mutant_is_caught_or_shown_equivalent<B: BlockTests>(cycles: u64) {
+    let good = B::verilog(&B::mutation_config());
+    let all = mutate::mutants(&good, &top::<B>());
+    assert!(all.len() > 50, "only {} mutants", all.len());
+    check_mutants::<B>(&all, cycles);
+}
+
+// ---- command line --------------------------------------------------------------
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// `verify` passes good Verilog (random reset values, printed), fails a
+/// planted bug with exit 1 naming cycle and signal, refuses a port of the
+/// wrong width, a design that calls `$finish` and too few cycles.
+pub fn verify_cli_exit_status<B: BlockTests>() {
+    let name = B::NAME;
+    let dir = tmp_dir(&format!("{name}-cli"));
+    let out = ccrtl(&["verify", name, "--cycles", "300000", "--seed", "5", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["block"], name);
+    assert_eq!(v[0]["cycles"], 300000);
+    assert_eq!(v[0]["mismatches"], 0);
+    assert_eq!(v[0]["random_reset"], true);
+    assert!(v[0]["power_up_seed"].as_u64().unwrap() > 0);
+    assert!(v[0]["config"].as_str().unwrap().contains("reset"));
+
+    // A planted bug: exit 1, the cycle and the signal named.
+    let good = B::verilog(&B::default_config());
+    let bad = write(&dir, "bad.v", &B::planted_bug(&good));
+    let vcd = dir.join("mismatch.vcd");
+    let out = ccrtl(&[
+        "verify", name, "--cycles", "1000000", "--verilog", bad.to_str().unwrap(),
+        "--mismatch-vcd", vcd.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("MISMATCH") && err.contains("cycle ") && err.contains("signal `"), "{err}");
+    assert!(err.contains("--power-up-seed"), "{err}");
+    assert!(vcd.exists());
+
+    // The VCD cannot be written: the mismatch is still reported, exit 1.
+    let blocked = write(&dir, "blocker", "a file");
+    let out = ccrtl(&[
+        "verify", name, "--cycles", "1000000", "--verilog", bad.to_str().unwrap(),
+        "--mismatch-vcd", blocked.join("m.vcd").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("MISMATCH") && err.contains("WARNING") && err.contains("blocker/m.vcd"), "{err}");
+
+    // A port of another width is named.
+    let c = B::default_config();
+    let p = B::ports(&c).into_iter().find(|p| p.dir == Dir::In && p.width > 1).unwrap();
+    let decl = format!("input wire  [{}:0] {};", p.width - 1, p.name);
+    assert!(good.contains(&decl), "{decl}");
+    let wide = write(
+        &dir,
+        "ports.v",
+        &good.replacen(&decl, &format!("input wire  [{}:0] {};", p.width, p.name), 1),
+    );
+    let out = ccrtl(&["verify", name, "--cycles", "10", "--verilog", wide.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("port `{}` is {} bits wide, expected {}", p.name, p.width + 1, p.width)),
+        "{err}"
+    );
+
+    // A design that calls $finish never passes: exit 2, the file named.
+    let fin = write(
+        &dir,
+        "finish.v",
+        &good.replacen(
+            "    // Update code\n",
+            "    reg [15:0] ccrtl_n = 0;\n    always @(posedge clk) begin ccrtl_n <= ccrtl_n + 1; if (ccrtl_n == 16'd500) $finish; end\n    // Update code\n",
+            1,
+        ),
+    );
+    let out = ccrtl(&["verify", name, "--cycles", "100000", "--verilog", fin.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("$finish") && err.contains("finish.v:"), "{err}");
+
+    // Too few cycles to hit every coverage point: exit 1 and the points
+    // listed; --allow-missed-coverage relaxes it. --cycles 0 is refused.
+    let out = ccrtl(&["verify", name, "--cycles", "20"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("coverage point not hit"));
+    let out = ccrtl(&["verify", name, "--cycles", "20", "--allow-missed-coverage"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = ccrtl(&["verify", name, "--cycles", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Bad params files are refused by name with exit 2 and nothing written;
+/// an unknown block is refused listing the blocks.
+pub fn bad_parameters_are_refused_by_name<B: BlockTests>() {
+    let mut cases = B::bad_params();
+    cases.push(("[nosuchblock]\nx = 1\n", "unknown table `nosuchblock`"));
+    for (k, (toml, expect)) in cases.iter().enumerate() {
+        let dir = tmp_dir(&format!("{}-bad-params-{k}", B::NAME));
+        let params = write(&dir, "p.toml", toml);
+        let out_dir = dir.join("out");
+        let out = ccrtl(&[
+            "emit", B::NAME, "--out", out_dir.to_str().unwrap(),
+            "--params", params.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "case {k}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expect), "case {k}: {err}");
+        assert!(!out_dir.exists(), "case {k}: something was written");
+    }
+    let out = ccrtl(&["verify", "nosuchblock", "--cycles", "10"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown block `nosuchblock`") && err.contains(B::NAME), "{err}");
+}
+
+/// A trace of the block's own stimulus replays to the same outputs on
+/// both engines; unknown outputs before the first reset are `x`.
+pub fn replay_engines_agree<B: Block>() {
+    let dir = tmp_dir(&format!("{}-replay", B::NAME));
+    let c = B::default_config();
+    let ins = inputs::<B>(&c);
+    let mut stim = B::Stimulus::new(&c, 11);
+    let mut g = B::golden(&c);
+    let mut csv = ins.iter().map(|p| p.name).collect::<Vec<_>>().join(",");
+    csv.push_str("\r\n"); // CRLF, as a spreadsheet writes it
+    let mut v = vec![0u128; ins.len()];
+    for _ in 0..5000 {
+        let i = stim.next(&g);
+        B::golden_step(&mut g, &i);
+        B::encode_in(&i, &mut v);
+        csv.push_str(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
+        csv.push_str("\r\n");
+    }
+    let stim_path = write(&dir, "in.csv", &csv);
+    let run = |engine: &str| {
+        let out = dir.join(format!("{engine}.csv"));
+        let o = ccrtl(&[
+            "replay", B::NAME, "--stimulus", stim_path.to_str().unwrap(),
+            "--out", out.to_str().unwrap(), "--engine", engine,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read_to_string(out).unwrap()
+    };
+    let golden = run("golden");
+    let verilator = run("verilator");
+    assert_eq!(golden.lines().count(), 5001);
+    assert!(golden.lines().nth(1).unwrap().ends_with(",x"));
+    assert_eq!(golden, verilator);
+
+    // --out may not be the stimulus, nor a link to it.
+    let link = dir.join("link.csv");
+    std::os::unix::fs::symlink(&stim_path, &link).unwrap();
+    let o = ccrtl(&[
+        "replay", B::NAME, "--stimulus", stim_path.to_str().unwrap(),
+        "--out", link.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&stim_path).unwrap(), csv, "stimulus intact");
+}
+
+/// Instantiates the suite for a block implementing [`BlockTests`].
+#[macro_export]
+macro_rules! conformance_suite {
+    ($b:ty) => {
+        mod conformance {
+            use super::*;
+            use $crate::common::conformance as c;
+
+            #[test]
+            fn every_shape_emits_lints_and_has_the_struct_ports() {
+                c::every_shape_emits_lints_and_has_the_struct_ports::<$b>();
+            }
+            #[test]
+            fn golden_encoding_fits_the_struct_ports_on_every_shape() {
+                c::golden_encoding_fits_the_struct_ports_on_every_shape::<$b>();
+            }
+            #[test]
+            fn rotating_shapes_with_random_reset_values_match_golden() {
+                c::rotating_shapes_with_random_reset_values_match_golden::<$b>(2, 400_000);
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn every_shape_with_random_reset_values_matches_golden_deep() {
+                c::rotating_shapes_with_random_reset_values_match_golden::<$b>(
+                    <$b as ccrtl_sim::block::Block>::menu().len(),
+                    2_000_000,
+                );
+            }
+            #[test]
+            fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
+                c::golden_rusthdl_and_verilator_agree::<$b>(30_000);
+            }
+            #[test]
+            fn a_mismatch_is_reported_with_its_vcd() {
+                c::a_mismatch_is_reported_with_its_vcd::<$b>();
+            }
+            #[test]
+            fn proptest_golden_and_verilator_are_equivalent() {
+                c::proptest_golden_and_verilator_are_equivalent::<$b>(300);
+            }
+            #[test]
+            fn proptest_shrinks_a_planted_bug_to_a_short_trace_with_its_vcd() {
+                c::proptest_shrinks_a_planted_bug::<$b>();
+            }
+            #[test]
+            fn planted_mutants_sample_is_caught() {
+                c::planted_mutants_sample_is_caught::<$b>(25, 300_000);
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn every_planted_mutant_is_caught_or_shown_equivalent() {
+                c::every_planted_mutant_is_caught_or_shown_equivalent::<$b>(1_000_000);
+            }
+            #[test]
+            fn verify_cli_exit_status() {
+                c::verify_cli_exit_status::<$b>();
+            }
+            #[test]
+            fn bad_parameters_are_refused_by_name() {
+                c::bad_parameters_are_refused_by_name::<$b>();
+            }
+            #[test]
+            fn replay_engines_agree() {
+                c::replay_engines_agree::<$b>();
+            }
+        }
+    };
+}
