@@ -63,10 +63,28 @@ pub const PMAX_BITS: u32 = 17;
 /// Width of the seed port and of the random state.
 pub const SEED_BITS: u32 = 32;
 
-/// Depth widths the RTL can be generated with.
-pub const SUPPORTED_DEPTH_BITS: &[u32] = &[16, 20, 24, 28];
-/// Length widths the RTL can be generated with.
-pub const SUPPORTED_LEN_BITS: &[u32] = &[12, 14, 16];
+/// The shape menu, written once: the depth widths and the length widths
+/// the RTL can be generated with (every pair with `len_bits <= depth_bits`).
+/// `cp_shape_menu!([callback] ; ARGS)` expands
+/// `callback!{ (ARGS) ; [depth widths] ; [length widths] }`; the
+/// constants below and the hdl crate's const-generic dispatch
+/// (`ccrtl_hdl::dispatch_cp_shape!`) are both generated from it.
+#[macro_export]
+macro_rules! cp_shape_menu {
+    ([$($callback:tt)*] ; $($args:tt)*) => {
+        $($callback)*! { ($($args)*) ; [16, 20, 24, 28] ; [12, 14, 16] }
+    };
+}
+
+macro_rules! menu_constants {
+    (() ; [$($d:literal),*] ; [$($l:literal),*]) => {
+        /// Depth widths the RTL can be generated with.
+        pub const SUPPORTED_DEPTH_BITS: &[u32] = &[$($d),*];
+        /// Length widths the RTL can be generated with.
+        pub const SUPPORTED_LEN_BITS: &[u32] = &[$($l),*];
+    };
+}
+cp_shape_menu!([menu_constants];);
 
 /// Decision codes on `m_dec_action`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

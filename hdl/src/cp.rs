@@ -26,7 +26,9 @@
 use ccrtl_golden::cp::{CpConfig, RESET_SEED};
 use rust_hdl::prelude::*;
 
-#[derive(LogicBlock)]
+use crate::param::Param;
+
+#[derive(LogicBlock, Default)]
 pub struct Cp<const D: usize, const L: usize> {
     pub clk: Signal<In, Clock>,
     /// Synchronous, active high.
@@ -125,13 +127,13 @@ pub struct Cp<const D: usize, const L: usize> {
     mark: Signal<Local, Bit>,
 
     // Reset values (generation-time).
-    reset_kmin: Constant<Bits<D>>,
-    reset_kmax: Constant<Bits<D>>,
-    reset_pmax: Constant<Bits<17>>,
-    reset_kdrop: Constant<Bits<D>>,
-    reset_buf_max: Constant<Bits<D>>,
-    reset_seed: Constant<Bits<32>>,
-    fallback_seed: Constant<Bits<32>>,
+    reset_kmin: Param<Bits<D>>,
+    reset_kmax: Param<Bits<D>>,
+    reset_pmax: Param<Bits<17>>,
+    reset_kdrop: Param<Bits<D>>,
+    reset_buf_max: Param<Bits<D>>,
+    reset_seed: Param<Bits<32>>,
+    fallback_seed: Param<Bits<32>>,
 }
 
 impl<const D: usize, const L: usize> Cp<D, L> {
@@ -143,77 +145,14 @@ impl<const D: usize, const L: usize> Cp<D, L> {
         let r = &config.reset;
         let seed = if r.seed == 0 { RESET_SEED } else { r.seed };
         Self {
-            clk: Default::default(),
-            rst: Default::default(),
-            s_enq_valid: Default::default(),
-            s_enq_len: Default::default(),
-            s_enq_ecn: Default::default(),
-            s_deq_valid: Default::default(),
-            s_deq_len: Default::default(),
-            s_cfg_valid: Default::default(),
-            s_cfg_kmin: Default::default(),
-            s_cfg_kmax: Default::default(),
-            s_cfg_pmax: Default::default(),
-            s_cfg_kdrop: Default::default(),
-            s_cfg_buf_max: Default::default(),
-            s_cfg_seed: Default::default(),
-            m_dec_valid: Default::default(),
-            m_dec_action: Default::default(),
-            m_dec_ecn: Default::default(),
-            q_depth: Default::default(),
-            err_underflow: Default::default(),
-            depth: Default::default(),
-            underflow: Default::default(),
-            kmin: Default::default(),
-            kmax: Default::default(),
-            pmax: Default::default(),
-            kdrop: Default::default(),
-            buf_max: Default::default(),
-            rng: Default::default(),
-            s1_valid: Default::default(),
-            s1_action: Default::default(),
-            s1_ecn: Default::default(),
-            s1_ect: Default::default(),
-            s1_ge_kmin: Default::default(),
-            s1_ge_kmax: Default::default(),
-            s1_over: Default::default(),
-            s1_span: Default::default(),
-            s1_pmax: Default::default(),
-            s1_u: Default::default(),
-            s2_valid: Default::default(),
-            s2_action: Default::default(),
-            s2_ecn: Default::default(),
-            s2_ect: Default::default(),
-            s2_ge_kmin: Default::default(),
-            s2_ge_kmax: Default::default(),
-            s2_lhs: Default::default(),
-            s2_rhs: Default::default(),
-            o_valid: Default::default(),
-            o_action: Default::default(),
-            o_ecn: Default::default(),
-            q32: Default::default(),
-            sum: Default::default(),
-            after_enq: Default::default(),
-            deq32: Default::default(),
-            wred: Default::default(),
-            tail: Default::default(),
-            admit: Default::default(),
-            x1: Default::default(),
-            x2: Default::default(),
-            x3: Default::default(),
-            lhs_lo: Default::default(),
-            lhs_hi: Default::default(),
-            rhs_lo: Default::default(),
-            rhs_hi: Default::default(),
-            rhs_one: Default::default(),
-            mark: Default::default(),
-            reset_kmin: Constant::new((r.kmin as u64).to_bits()),
-            reset_kmax: Constant::new((r.kmax as u64).to_bits()),
-            reset_pmax: Constant::new((r.pmax as u64).to_bits()),
-            reset_kdrop: Constant::new((r.kdrop as u64).to_bits()),
-            reset_buf_max: Constant::new((r.buf_max as u64).to_bits()),
-            reset_seed: Constant::new((seed as u64).to_bits()),
-            fallback_seed: Constant::new((RESET_SEED as u64).to_bits()),
+            reset_kmin: Param::new((r.kmin as u64).to_bits()),
+            reset_kmax: Param::new((r.kmax as u64).to_bits()),
+            reset_pmax: Param::new((r.pmax as u64).to_bits()),
+            reset_kdrop: Param::new((r.kdrop as u64).to_bits()),
+            reset_buf_max: Param::new((r.buf_max as u64).to_bits()),
+            reset_seed: Param::new((seed as u64).to_bits()),
+            fallback_seed: Param::new((RESET_SEED as u64).to_bits()),
+            ..Default::default()
         }
     }
 }
@@ -376,24 +315,36 @@ pub fn ports(config: &CpConfig) -> Vec<crate::ports::HdlPort> {
 }
 
 /// Expands `$make!(D, L)` for the run-time shape `$shape`, over every
-/// supported (depth_bits, len_bits) pair. The shape must be validated.
+/// (depth_bits, len_bits) pair of the menu in `ccrtl_golden::cp_shape_menu!`
+/// (the one place the menu is written). The shape must be validated.
 #[macro_export]
 macro_rules! dispatch_cp_shape {
     ($shape:expr, $make:ident) => {
-        match ($shape.depth_bits, $shape.len_bits) {
-            (16, 12) => $make!(16, 12),
-            (16, 14) => $make!(16, 14),
-            (16, 16) => $make!(16, 16),
-            (20, 12) => $make!(20, 12),
-            (20, 14) => $make!(20, 14),
-            (20, 16) => $make!(20, 16),
-            (24, 12) => $make!(24, 12),
-            (24, 14) => $make!(24, 14),
-            (24, 16) => $make!(24, 16),
-            (28, 12) => $make!(28, 12),
-            (28, 14) => $make!(28, 14),
-            (28, 16) => $make!(28, 16),
-            (d, l) => unreachable!("shape ({d}, {l}) passed validation but has no instance"),
+        ccrtl_golden::cp_shape_menu!([$crate::cp_dispatch_depth] ; $shape, $make)
+    };
+}
+
+/// One match arm per depth width of the menu (used by `dispatch_cp_shape!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cp_dispatch_depth {
+    (($shape:expr, $make:ident) ; [$($d:literal),*] ; $lens:tt) => {{
+        let shape = $shape;
+        match shape.depth_bits {
+            $($d => $crate::cp_dispatch_len!(shape, $make, $d, $lens),)*
+            d => unreachable!("depth_bits {d} passed validation but has no instance"),
+        }
+    }};
+}
+
+/// One match arm per length width of the menu (used by `dispatch_cp_shape!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cp_dispatch_len {
+    ($shape:ident, $make:ident, $d:literal, [$($l:literal),*]) => {
+        match $shape.len_bits {
+            $($l => $make!($d, $l),)*
+            l => unreachable!("len_bits {l} passed validation but has no instance"),
         }
     };
 }

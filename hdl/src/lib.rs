@@ -7,5 +7,6 @@
 
 pub mod cp;
 pub mod emit;
+pub mod param;
 pub mod ports;
 pub mod sim;
