@@ -6,7 +6,7 @@ CCRTL := ./target/release/ccrtl
 CYCLES ?= 1000000
 SEED ?= 1
 
-.PHONY: run test setup bench synth clean
+.PHONY: run test test-deep setup bench soak synth clean
 
 ## Emit every block into build/verilog/ and verify each against its golden
 ## model for $(CYCLES) random cycles under Verilator.
@@ -15,9 +15,24 @@ run: setup
 	$(CCRTL) emit all --out build/verilog
 	$(CCRTL) verify all --cycles $(CYCLES) --seed $(SEED)
 
-## The whole test suite (unit, golden, lockstep, proptest, planted bugs, CLI).
+## The fast tier of the test suite (what CI runs): unit, golden, the
+## conformance suite of every block (every shape emitted and linted, a
+## rotating sample of shapes verified, three-way lockstep, proptest, a
+## sample of planted mutants, the command line).
 test: setup
 	$(CARGO) test --release --workspace
+
+## Everything, the deep tier too: every planted mutant for 1e6 cycles, every
+## shape with random reset values for 2e6 cycles.
+test-deep: setup
+	$(CARGO) test --release --workspace -- --include-ignored
+
+## Many seeds on all cores: SOAK_CYCLES per block (random shapes of the
+## menu, random reset values, random power-up states); prints the table.
+SOAK_CYCLES ?= 1000000000
+soak: setup
+	$(CARGO) build --release --quiet
+	$(CCRTL) soak all --cycles $(SOAK_CYCLES)
 
 setup:
 	@bash scripts/setup.sh

@@ -386,21 +386,25 @@ impl Cp {
     }
 
     /// Current queue depth in bytes.
+    #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
     }
 
     /// Parameters in force (those the next enqueue will use).
+    #[inline]
     pub fn params(&self) -> CpParamsPort {
         self.params
     }
 
     /// The uniform draw (Q0.16) an enqueue in the current cycle would use.
+    #[inline]
     pub fn draw(&self) -> u32 {
         self.rng >> 16
     }
 
     /// The outputs during the current cycle, before its clock edge.
+    #[inline]
     pub fn outputs(&self) -> CpOut {
         let d = self.pipe[LATENCY - 1];
         CpOut {
@@ -414,6 +418,7 @@ impl Cp {
 
     /// One clock cycle: returns the outputs seen during the cycle, then
     /// applies the cycle's inputs at its rising edge.
+    #[inline]
     pub fn step(&mut self, i: &CpIn) -> CpOut {
         debug_assert!(i.enq_len <= self.config.shape.len_max());
         debug_assert!(i.deq_len <= self.config.shape.len_max());
@@ -476,6 +481,7 @@ impl Cp {
     }
 }
 
+#[inline]
 fn seed_or_reset(seed: u32) -> u32 {
     if seed == 0 {
         RESET_SEED
@@ -485,6 +491,7 @@ fn seed_or_reset(seed: u32) -> u32 {
 }
 
 /// The marking rule for an ECT packet at depth `q` with draw `u` (Q0.16).
+#[inline]
 fn mark(q: u32, u: u32, p: &CpParamsPort) -> bool {
     if q >= p.kmax {
         return true;

@@ -256,13 +256,13 @@ pub fn run<B: Block>(
     if opts.dont_care_seed.is_some() {
         opts.dont_care_seed = Some(seed ^ 0x5eed_d0c0_dec0_ffee);
     }
-    run_with(config, &mut |g| stim.next(g), duts, &opts)
+    run_with::<B, _>(config, &mut |g: &B::Golden| stim.next(g), duts, &opts)
 }
 
 /// As [`run`], with any stimulus source (a replayed file, a proptest case).
-pub fn run_with<B: Block>(
+pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
     config: &B::Config,
-    stimulus: &mut dyn FnMut(&B::Golden) -> B::In,
+    stimulus: &mut S,
     duts: &mut [&mut dyn Dut<B>],
     opts: &RunOptions,
 ) -> std::io::Result<Report> {
