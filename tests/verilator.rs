@@ -163,3 +163,46 @@ fn verify_writes_the_whole_run_as_vcd() {
         .collect();
     assert_eq!(leftovers.len(), 1, "no temporary file left: {leftovers:?}");
 }
+
+/// Ctrl-C (SIGINT) in the middle of a run that writes a VCD, and in the
+/// middle of a Verilator build, leaves no temporary file or directory:
+/// the command exits 130 and the directories hold only finished files.
+#[test]
+fn an_interrupted_run_leaves_no_temporaries() {
+    use std::process::{Command, Stdio};
+    for (k, wait_ms) in [(0, 300u64), (1, 6000)] {
+        let dir = tmp_dir(&format!("interrupt-{k}"));
+        let build = dir.join("build");
+        let vcd = dir.join("run.vcd");
+        let child = Command::new(env!("CARGO_BIN_EXE_ccrtl"))
+            .args(["verify", "cp", "--cycles", "100000000", "--vcd"])
+            .arg(&vcd)
+            .env("CCRTL_BUILD_DIR", &build)
+            .env("CI", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(wait_ms));
+        let pid = child.id().to_string();
+        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut left = vec![];
+        let mut stack = vec![dir.clone()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                if name.contains(".tmp") {
+                    left.push(p.clone());
+                }
+                if p.is_dir() && !name.starts_with("runtime-") && p.parent() != Some(&build.join("verilator")) {
+                    stack.push(p);
+                }
+            }
+        }
+        assert!(left.is_empty(), "after {wait_ms} ms: left behind {left:?}");
+        assert!(!vcd.exists(), "a partial VCD under the final name");
+    }
+}

@@ -345,7 +345,7 @@ fn equivalent<B: Block>(
     let mut opts = RunOptions::new(trace.len() as u64);
     opts.full_vcd = Some(vcd.clone());
     opts.after = 0;
-    let r = lockstep::run_with::<B>(c, &mut next, &mut [&mut dut], &opts).unwrap();
+    let r = lockstep::run_with::<B, _>(c, &mut next, &mut [&mut dut], &opts).unwrap();
     if r.mismatches == 0 {
         let _ = std::fs::remove_file(vcd);
         Ok(())
