@@ -235,6 +235,31 @@ fn emit_with_params(name: &str, toml: &str) -> (std::process::Output, PathBuf) {
     (out, out_dir)
 }
 
+/// Reset, a load of `p`, `n` back-to-back 1,000-byte ECT(0) enqueues, four
+/// idle cycles to see the last decisions.
+fn load_then_enqueue(p: CpParams, n: usize) -> Vec<CpIn> {
+    let mut trace = vec![
+        CpIn {
+            rst: true,
+            ..CpIn::default()
+        },
+        CpIn {
+            cfg_valid: true,
+            cfg: p.into(),
+            ..CpIn::default()
+        },
+    ];
+    let enq = CpIn {
+        enq_valid: true,
+        enq_len: 1000,
+        enq_ecn: 2,
+        ..CpIn::default()
+    };
+    trace.extend(std::iter::repeat_n(enq, n));
+    trace.extend(std::iter::repeat_n(CpIn::default(), 4));
+    trace
+}
+
 /// Hand-written bugs of the kinds random stimulus used to miss, planted in
 /// the emitted Verilog: each is caught by `ccrtl verify cp` with default
 /// options within a million cycles (exit 1, the mismatch named).
@@ -336,26 +361,7 @@ fn out_of_range_loads_behave_as_documented() {
         seed: 9,
     };
     assert!(bad.validate(&c.shape).is_err());
-    let mut trace = vec![
-        CpIn {
-            rst: true,
-            ..CpIn::default()
-        },
-        CpIn {
-            cfg_valid: true,
-            cfg: bad.into(),
-            ..CpIn::default()
-        },
-    ];
-    for _ in 0..30 {
-        trace.push(CpIn {
-            enq_valid: true,
-            enq_len: 1000,
-            enq_ecn: 2,
-            ..CpIn::default()
-        });
-    }
-    trace.extend(std::iter::repeat_n(CpIn::default(), 4));
+    let trace = load_then_enqueue(bad, 30);
     let mut marks = vec![];
     for (k, i) in trace.iter().enumerate() {
         let mut v = vec![0u128; 13];
@@ -385,41 +391,27 @@ fn step_marking_marks_every_ect_packet_at_k_in_the_verilog() {
     // mark an ECT packet exactly when the depth is at or above K.
     let c = CpConfig::default();
     let k = 3000;
-    let mut trace = vec![CpIn {
-        rst: true,
-        ..CpIn::default()
-    }];
-    trace.push(CpIn {
-        cfg_valid: true,
-        cfg: CpParams {
+    let trace = load_then_enqueue(
+        CpParams {
             kmin: k,
             kmax: k,
             pmax: PMAX_ONE,
             kdrop: 100_000,
             buf_max: 200_000,
             seed: 5,
-        }
-        .into(),
-        ..CpIn::default()
-    });
-    for _ in 0..4 {
-        trace.push(CpIn {
-            enq_valid: true,
-            enq_len: 1000,
-            enq_ecn: 2,
-            ..CpIn::default()
-        });
-    }
-    trace.extend(std::iter::repeat_n(CpIn::default(), 4));
+        },
+        4,
+    );
     let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
     let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), 1);
     let mut actions = vec![];
-    for i in &trace {
+    for (k, i) in trace.iter().enumerate() {
         let mut v = vec![0u128; 13];
         CpBlock::encode_in(i, &mut v);
         let mut o = vec![0u128; 5];
         dut.cycle_values(&v, &mut o).unwrap();
-        if o[0] == 1 {
+        // Cycle 0 shows the random power-up state.
+        if k > 0 && o[0] == 1 {
             actions.push(o[1]);
         }
     }

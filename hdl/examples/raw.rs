@@ -1,5 +1,5 @@
 //! Prints CP's Verilog with the default configuration (a debugging aid).
 fn main() {
     let c = ccrtl_golden::cp::CpConfig::default();
-    print!("{}", ccrtl_hdl::emit::cp_verilog(&c).unwrap());
+    print!("{}", ccrtl_hdl::cp::verilog(&c).unwrap());
 }

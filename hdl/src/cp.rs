@@ -23,7 +23,8 @@
 //! Internally the depth arithmetic is 32 bits wide (`q + len < 2^28 + 2^16`),
 //! which yosys trims to the significant bits.
 
-use ccrtl_golden::cp::{CpConfig, RESET_SEED};
+use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, RESET_SEED};
+use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
 use crate::param::Param;
@@ -301,6 +302,102 @@ impl<const D: usize, const L: usize> Logic for Cp<D, L> {
         self.m_dec_ecn.next = self.o_ecn.q.val();
         self.q_depth.next = self.depth.q.val();
         self.err_underflow.next = self.underflow.q.val();
+    }
+}
+
+// ---- emission and simulation ---------------------------------------------
+
+/// rust-hdl's Verilog for CP, as `generate_verilog` writes it.
+pub fn raw_verilog(config: &CpConfig) -> Result<String, ParamError> {
+    config.validate()?;
+    macro_rules! make {
+        ($d:literal, $l:literal) => {{
+            let mut b = Cp::<$d, $l>::new(config);
+            b.connect_all();
+            generate_verilog(&b)
+        }};
+    }
+    Ok(crate::dispatch_cp_shape!(config.shape, make))
+}
+
+/// The finished Verilog file for CP.
+pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
+    let raw = raw_verilog(config)?;
+    let r = &config.reset;
+    let params = [
+        ("depth_bits", config.shape.depth_bits.to_string()),
+        ("len_bits", config.shape.len_bits.to_string()),
+        ("reset.kmin", r.kmin.to_string()),
+        ("reset.kmax", r.kmax.to_string()),
+        (
+            "reset.pmax",
+            format!("{} (Q1.16, = {})", r.pmax, r.pmax as f64 / 65536.0),
+        ),
+        ("reset.kdrop", r.kdrop.to_string()),
+        ("reset.buf_max", r.buf_max.to_string()),
+        (
+            "reset.seed",
+            if r.seed == 0 {
+                format!("0x{RESET_SEED:08x} (0 in the params selects it)")
+            } else {
+                format!("0x{:08x}", r.seed)
+            },
+        ),
+    ];
+    Ok(crate::emit::finish(
+        "cp",
+        "switch egress-queue congestion point: RED/ECN marking, WRED drop, tail drop",
+        "II = 1; decision 3 cycles after its enqueue",
+        &params,
+        &raw,
+    ))
+}
+
+
+/// The rust-hdl CP block for a configuration, behind a trait object so that
+/// the structural sizes can be chosen at run time.
+pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut>>, ParamError> {
+    config.validate()?;
+    macro_rules! make {
+        ($d:literal, $l:literal) => {{
+            let mut b = Cp::<$d, $l>::new(config);
+            b.connect_all();
+            Box::new(CpSim(b)) as Box<dyn crate::sim::CycleSim<CpIn, CpOut>>
+        }};
+    }
+    Ok(crate::dispatch_cp_shape!(config.shape, make))
+}
+
+struct CpSim<const D: usize, const L: usize>(Cp<D, L>);
+
+impl<const D: usize, const L: usize> crate::sim::CycleSim<CpIn, CpOut> for CpSim<D, L> {
+    fn cycle(&mut self, i: &CpIn) -> CpOut {
+        let b = &mut self.0;
+        b.clk.next = Clock { clk: false };
+        b.rst.next = i.rst;
+        b.s_enq_valid.next = i.enq_valid;
+        b.s_enq_len.next = (i.enq_len as u64).to_bits();
+        b.s_enq_ecn.next = (i.enq_ecn as u64).to_bits();
+        b.s_deq_valid.next = i.deq_valid;
+        b.s_deq_len.next = (i.deq_len as u64).to_bits();
+        b.s_cfg_valid.next = i.cfg_valid;
+        b.s_cfg_kmin.next = (i.cfg.kmin as u64).to_bits();
+        b.s_cfg_kmax.next = (i.cfg.kmax as u64).to_bits();
+        b.s_cfg_pmax.next = (i.cfg.pmax as u64).to_bits();
+        b.s_cfg_kdrop.next = (i.cfg.kdrop as u64).to_bits();
+        b.s_cfg_buf_max.next = (i.cfg.buf_max as u64).to_bits();
+        b.s_cfg_seed.next = (i.cfg.seed as u64).to_bits();
+        assert!(simulate(b, crate::sim::MAX_ITERS), "CP logic did not settle");
+        let out = CpOut {
+            dec_valid: b.m_dec_valid.val(),
+            dec_action: b.m_dec_action.val().to_u8(),
+            dec_ecn: b.m_dec_ecn.val().to_u8(),
+            depth: b.q_depth.val().to_u32(),
+            underflow: b.err_underflow.val(),
+        };
+        b.clk.next = Clock { clk: true };
+        assert!(simulate(b, crate::sim::MAX_ITERS), "CP logic did not settle");
+        out
     }
 }
 

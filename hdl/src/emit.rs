@@ -7,11 +7,6 @@
 //! together. A header states the block, its generation-time parameters, the
 //! ccrtl version and git revision, and the two lint waivers (see docs/lint.md).
 
-use ccrtl_golden::cp::{CpConfig, RESET_SEED};
-use ccrtl_golden::ParamError;
-use rust_hdl::prelude::*;
-
-use crate::cp::Cp;
 
 /// Version of the generator, written into every header.
 pub const CCRTL_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -26,52 +21,6 @@ pub fn top_module(block: &str) -> String {
 /// File name of a block's Verilog.
 pub fn file_name(block: &str) -> String {
     format!("ccrtl_{block}.v")
-}
-
-/// rust-hdl's Verilog for CP, as `generate_verilog` writes it.
-pub fn cp_raw_verilog(config: &CpConfig) -> Result<String, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($d:literal, $l:literal) => {{
-            let mut b = Cp::<$d, $l>::new(config);
-            b.connect_all();
-            generate_verilog(&b)
-        }};
-    }
-    Ok(crate::dispatch_cp_shape!(config.shape, make))
-}
-
-/// The finished Verilog file for CP.
-pub fn cp_verilog(config: &CpConfig) -> Result<String, ParamError> {
-    let raw = cp_raw_verilog(config)?;
-    let r = &config.reset;
-    let params = [
-        ("depth_bits", config.shape.depth_bits.to_string()),
-        ("len_bits", config.shape.len_bits.to_string()),
-        ("reset.kmin", r.kmin.to_string()),
-        ("reset.kmax", r.kmax.to_string()),
-        (
-            "reset.pmax",
-            format!("{} (Q1.16, = {})", r.pmax, r.pmax as f64 / 65536.0),
-        ),
-        ("reset.kdrop", r.kdrop.to_string()),
-        ("reset.buf_max", r.buf_max.to_string()),
-        (
-            "reset.seed",
-            if r.seed == 0 {
-                format!("0x{RESET_SEED:08x} (0 in the params selects it)")
-            } else {
-                format!("0x{:08x}", r.seed)
-            },
-        ),
-    ];
-    Ok(finish(
-        "cp",
-        "switch egress-queue congestion point: RED/ECN marking, WRED drop, tail drop",
-        "II = 1; decision 3 cycles after its enqueue",
-        &params,
-        &raw,
-    ))
 }
 
 /// Removes the `initial begin ... end` blocks rust-hdl writes into every

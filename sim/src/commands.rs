@@ -143,14 +143,7 @@ pub fn model_of<B: Block>(
         }
     };
     let shown = path.display().to_string();
-    let model = verilator::Model::build(
-        &text,
-        &shown,
-        &ccrtl_hdl::emit::top_module(B::NAME),
-        B::CLOCK,
-        &B::ports(config),
-        &build_dir.join("verilator"),
-    )?;
+    let model = build_model::<B>(config, &text, &shown, build_dir)?;
     Ok((shown, model))
 }
 
@@ -345,17 +338,27 @@ fn model_of_quiet<B: Block>(
     config: &B::Config,
     build_dir: &Path,
 ) -> Result<(String, verilator::Model)> {
-    let text = B::verilog(config);
     let shown = format!("{} (emitted)", ccrtl_hdl::emit::file_name(B::NAME));
-    let model = verilator::Model::build(
-        &text,
-        &shown,
+    let model = build_model::<B>(config, &B::verilog(config), &shown, build_dir)?;
+    Ok((shown, model))
+}
+
+/// Builds (or finds in the cache) the Verilator model of `text`, block `B`'s
+/// Verilog, named `shown` in messages.
+fn build_model<B: Block>(
+    config: &B::Config,
+    text: &str,
+    shown: &str,
+    build_dir: &Path,
+) -> Result<verilator::Model> {
+    Ok(verilator::Model::build(
+        text,
+        shown,
         &ccrtl_hdl::emit::top_module(B::NAME),
         B::CLOCK,
         &B::ports(config),
         &build_dir.join("verilator"),
-    )?;
-    Ok((shown, model))
+    )?)
 }
 
 /// The entries named by `name` (a block, or `all`).

@@ -29,6 +29,9 @@ use ccrtl_golden::cp::{
 };
 
 use crate::block::{Block, Coverage, Stimulus};
+use ccrtl_golden::cp::reference::pmax_q16;
+use serde::Deserialize;
+
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -101,11 +104,11 @@ impl Block for CpBlock {
     }
 
     fn verilog(c: &CpConfig) -> String {
-        ccrtl_hdl::emit::cp_verilog(c).expect("CP configuration must be validated before use")
+        ccrtl_hdl::cp::verilog(c).expect("CP configuration must be validated before use")
     }
 
     fn hdl_sim(c: &CpConfig) -> Box<dyn ccrtl_hdl::sim::CycleSim<CpIn, CpOut>> {
-        ccrtl_hdl::sim::cp_sim(c).expect("CP configuration must be validated before use")
+        ccrtl_hdl::cp::sim(c).expect("CP configuration must be validated before use")
     }
 
     fn default_config() -> CpConfig {
@@ -113,7 +116,7 @@ impl Block for CpBlock {
     }
 
     fn parse_config(text: &str, path: &str) -> Result<CpConfig, ParamsError> {
-        crate::params::parse_cp(text, path)
+        parse_config(text, path)
     }
 
     fn menu() -> Vec<CpConfig> {
@@ -625,4 +628,86 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
     };
     debug_assert!(params.validate(shape).is_ok(), "{params:?}");
     params
+}
+
+// ---- the params file ---------------------------------------------------------
+
+/// CP's table: `[cp]` with `depth_bits`, `len_bits` and `[cp.reset]`.
+#[derive(Debug, Default, Deserialize)]
+struct CpFile {
+    cp: Option<CpTable>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CpTable {
+    depth_bits: Option<u32>,
+    len_bits: Option<u32>,
+    reset: Option<CpReset>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CpReset {
+    kmin: Option<u32>,
+    kmax: Option<u32>,
+    pmax: Option<toml::Value>,
+    kdrop: Option<u32>,
+    buf_max: Option<u32>,
+    seed: Option<u32>,
+}
+
+/// Parses and validates CP's table of params text; `path` names it.
+pub fn parse_config(text: &str, path: &str) -> Result<CpConfig, ParamsError> {
+    let file: CpFile = toml::from_str(text).map_err(|e| ParamsError::File {
+        path: path.to_string(),
+        message: e.to_string().trim_end().to_string(),
+    })?;
+    let t = file.cp.unwrap_or_default();
+    let defaults = CpShape::default();
+    let shape = CpShape {
+        depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
+        len_bits: t.len_bits.unwrap_or(defaults.len_bits),
+    };
+    let perr = |error| ParamsError::Param {
+        path: path.to_string(),
+        error,
+    };
+    shape.validate().map_err(perr)?;
+    let base = CpParams::reset_for(&shape);
+    let r = t.reset.unwrap_or_default();
+    let pmax = match r.pmax {
+        None => base.pmax,
+        Some(v) => {
+            let p = match v {
+                toml::Value::Float(f) => f,
+                toml::Value::Integer(i) => i as f64,
+                other => {
+                    return Err(ParamsError::File {
+                        path: path.to_string(),
+                        message: format!(
+                            "cp.reset.pmax: expected a probability between 0 and 1, found {other}"
+                        ),
+                    })
+                }
+            };
+            pmax_q16(p).ok_or_else(|| {
+                perr(ccrtl_golden::ParamError::new(
+                    "pmax",
+                    format!("{p} is not a probability between 0 and 1"),
+                ))
+            })?
+        }
+    };
+    let reset = CpParams {
+        kmin: r.kmin.unwrap_or(base.kmin),
+        kmax: r.kmax.unwrap_or(base.kmax),
+        pmax,
+        kdrop: r.kdrop.unwrap_or(base.kdrop),
+        buf_max: r.buf_max.unwrap_or(base.buf_max),
+        seed: r.seed.unwrap_or(base.seed),
+    };
+    let cp = CpConfig { shape, reset };
+    cp.validate().map_err(perr)?;
+    Ok(cp)
 }

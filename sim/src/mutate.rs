@@ -4,7 +4,7 @@
 //! Every module of the file is read: the top module (named by the caller) and
 //! all others (rust-hdl writes one register submodule per register). Code is
 //! what sits in `always` blocks; `initial` blocks (power-up values, which the
-//! block's reset overrides and which the emitter is dropping) are not mutated.
+//! block's reset overrides and which the emitter no longer writes) are not mutated.
 //! One change per mutant, each of one [`MutantClass`]:
 //! - [`OperatorSwap`](MutantClass::OperatorSwap), in any `always` block: a
 //!   binary operator replaced (`>=`<->`>`, `<`->`<=`, `==`<->`!=`, `+`<->`-`,
@@ -1031,7 +1031,7 @@ endmodule
     }
 
     fn cp_file() -> String {
-        ccrtl_hdl::emit::cp_verilog(&ccrtl_golden::cp::CpConfig::default()).unwrap()
+        ccrtl_hdl::cp::verilog(&ccrtl_golden::cp::CpConfig::default()).unwrap()
     }
 
     #[test]

@@ -20,8 +20,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use ccrtl_golden::cp::{reference::pmax_q16, CpConfig, CpParams, CpShape};
-use serde::Deserialize;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ParamsError {
@@ -91,82 +89,3 @@ impl ParamsFile {
     }
 }
 
-/// CP's table: `[cp]` with `depth_bits`, `len_bits` and `[cp.reset]`.
-#[derive(Debug, Default, Deserialize)]
-struct CpFile {
-    cp: Option<CpTable>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CpTable {
-    depth_bits: Option<u32>,
-    len_bits: Option<u32>,
-    reset: Option<CpReset>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CpReset {
-    kmin: Option<u32>,
-    kmax: Option<u32>,
-    pmax: Option<toml::Value>,
-    kdrop: Option<u32>,
-    buf_max: Option<u32>,
-    seed: Option<u32>,
-}
-
-/// Parses and validates CP's table of params text; `path` names it.
-pub fn parse_cp(text: &str, path: &str) -> Result<CpConfig, ParamsError> {
-    let file: CpFile = toml::from_str(text).map_err(|e| ParamsError::File {
-        path: path.to_string(),
-        message: e.to_string().trim_end().to_string(),
-    })?;
-    let t = file.cp.unwrap_or_default();
-    let defaults = CpShape::default();
-    let shape = CpShape {
-        depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
-        len_bits: t.len_bits.unwrap_or(defaults.len_bits),
-    };
-    let perr = |error| ParamsError::Param {
-        path: path.to_string(),
-        error,
-    };
-    shape.validate().map_err(perr)?;
-    let base = CpParams::reset_for(&shape);
-    let r = t.reset.unwrap_or_default();
-    let pmax = match r.pmax {
-        None => base.pmax,
-        Some(v) => {
-            let p = match v {
-                toml::Value::Float(f) => f,
-                toml::Value::Integer(i) => i as f64,
-                other => {
-                    return Err(ParamsError::File {
-                        path: path.to_string(),
-                        message: format!(
-                            "cp.reset.pmax: expected a probability between 0 and 1, found {other}"
-                        ),
-                    })
-                }
-            };
-            pmax_q16(p).ok_or_else(|| {
-                perr(ccrtl_golden::ParamError::new(
-                    "pmax",
-                    format!("{p} is not a probability between 0 and 1"),
-                ))
-            })?
-        }
-    };
-    let reset = CpParams {
-        kmin: r.kmin.unwrap_or(base.kmin),
-        kmax: r.kmax.unwrap_or(base.kmax),
-        pmax,
-        kdrop: r.kdrop.unwrap_or(base.kdrop),
-        buf_max: r.buf_max.unwrap_or(base.buf_max),
-        seed: r.seed.unwrap_or(base.seed),
-    };
-    let cp = CpConfig { shape, reset };
-    cp.validate().map_err(perr)?;
-    Ok(cp)
-}
