@@ -255,9 +255,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let blocks = commands::named(&block)?;
             let params = load_params(params.as_deref())?;
-            let jobs = jobs.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            });
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let mut rows = vec![];
             for b in blocks {
                 let opts = SoakOpts {

@@ -120,16 +120,17 @@ impl BlockTests for CpBlock {
     /// Ramp-shaped reset values and a small buffer, so that a bug in
     /// restoring them after reset shows before the next parameter load.
     fn mutation_config() -> CpConfig {
-        let mut c = CpConfig::default();
-        c.reset = CpParams {
-            kmin: 3_000,
-            kmax: 40_000,
-            pmax: 21_000,
-            kdrop: 30_000,
-            buf_max: 60_000,
-            seed: 0x1234_5678,
-        };
-        c
+        CpConfig {
+            reset: CpParams {
+                kmin: 3_000,
+                kmax: 40_000,
+                pmax: 21_000,
+                kdrop: 30_000,
+                buf_max: 60_000,
+                seed: 0x1234_5678,
+            },
+            ..CpConfig::default()
+        }
     }
 
     const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)] = EQUIVALENT_CP;
@@ -196,25 +197,101 @@ const EQUIVALENT_CP: &[(&str, &str, &str)] = &[
          is 0, so no draw marks; and when also q >= kmax the mark comes from \
          s1_ge_kmax alone",
     ),
-    ("reg  [31:0] s1_over$d;", "width-truncated ccrtl_cp.s1_over$d [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("wire  [31:0] s1_over$q;", "width-truncated ccrtl_cp.s1_over$q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [31:0] s1_span$d;", "width-truncated ccrtl_cp.s1_span$d [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("wire  [31:0] s1_span$q;", "width-truncated ccrtl_cp.s1_span$q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [47:0] s2_lhs$d;", "width-truncated ccrtl_cp.s2_lhs$d [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("wire  [47:0] s2_lhs$q;", "width-truncated ccrtl_cp.s2_lhs$q [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("reg  [47:0] s2_rhs$d;", "width-truncated ccrtl_cp.s2_rhs$d [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("wire  [47:0] s2_rhs$q;", "width-truncated ccrtl_cp.s2_rhs$q [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("reg  [31:0] q32;", "width-truncated ccrtl_cp.q32 [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [31:0] sum;", "width-truncated ccrtl_cp.sum [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [31:0] after_enq;", "width-truncated ccrtl_cp.after_enq [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [31:0] deq32;", "width-truncated ccrtl_cp.deq32 [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("reg  [31:0] lhs_hi;", "width-truncated ccrtl_cp.lhs_hi [31:0] -> [30:0]", PARTIAL_PRODUCT),
-    ("reg  [31:0] rhs_hi;", "width-truncated ccrtl_cp.rhs_hi [31:0] -> [30:0]", PARTIAL_PRODUCT),
-    ("reg  [47:0] rhs_one;", "width-truncated ccrtl_cp.rhs_one [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("output reg  [31:0] q;", "width-truncated ccrtl_cp__s1_over.q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("output reg  [31:0] q;", "width-truncated ccrtl_cp__s1_span.q [31:0] -> [30:0]", DEPTH_ARITHMETIC),
-    ("output reg  [47:0] q;", "width-truncated ccrtl_cp__s2_lhs.q [47:0] -> [46:0]", WIDE_PRODUCT),
-    ("output reg  [47:0] q;", "width-truncated ccrtl_cp__s2_rhs.q [47:0] -> [46:0]", WIDE_PRODUCT),
+    (
+        "reg  [31:0] s1_over$d;",
+        "width-truncated ccrtl_cp.s1_over$d [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "wire  [31:0] s1_over$q;",
+        "width-truncated ccrtl_cp.s1_over$q [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [31:0] s1_span$d;",
+        "width-truncated ccrtl_cp.s1_span$d [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "wire  [31:0] s1_span$q;",
+        "width-truncated ccrtl_cp.s1_span$q [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [47:0] s2_lhs$d;",
+        "width-truncated ccrtl_cp.s2_lhs$d [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "wire  [47:0] s2_lhs$q;",
+        "width-truncated ccrtl_cp.s2_lhs$q [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "reg  [47:0] s2_rhs$d;",
+        "width-truncated ccrtl_cp.s2_rhs$d [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "wire  [47:0] s2_rhs$q;",
+        "width-truncated ccrtl_cp.s2_rhs$q [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "reg  [31:0] q32;",
+        "width-truncated ccrtl_cp.q32 [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [31:0] sum;",
+        "width-truncated ccrtl_cp.sum [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [31:0] after_enq;",
+        "width-truncated ccrtl_cp.after_enq [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [31:0] deq32;",
+        "width-truncated ccrtl_cp.deq32 [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "reg  [31:0] lhs_hi;",
+        "width-truncated ccrtl_cp.lhs_hi [31:0] -> [30:0]",
+        PARTIAL_PRODUCT,
+    ),
+    (
+        "reg  [31:0] rhs_hi;",
+        "width-truncated ccrtl_cp.rhs_hi [31:0] -> [30:0]",
+        PARTIAL_PRODUCT,
+    ),
+    (
+        "reg  [47:0] rhs_one;",
+        "width-truncated ccrtl_cp.rhs_one [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "output reg  [31:0] q;",
+        "width-truncated ccrtl_cp__s1_over.q [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "output reg  [31:0] q;",
+        "width-truncated ccrtl_cp__s1_span.q [31:0] -> [30:0]",
+        DEPTH_ARITHMETIC,
+    ),
+    (
+        "output reg  [47:0] q;",
+        "width-truncated ccrtl_cp__s2_lhs.q [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
+    (
+        "output reg  [47:0] q;",
+        "width-truncated ccrtl_cp__s2_rhs.q [47:0] -> [46:0]",
+        WIDE_PRODUCT,
+    ),
 ];
 
 /// `ccrtl emit all` with a params file holding `toml`; returns the command's
@@ -419,7 +496,6 @@ fn step_marking_marks_every_ect_packet_at_k_in_the_verilog() {
     assert_eq!(actions, vec![0, 0, 0, 1]);
 }
 
-
 #[test]
 fn replay_example_in_the_docs_is_what_both_engines_print() {
     let doc =
@@ -447,7 +523,6 @@ fn replay_example_in_the_docs_is_what_both_engines_print() {
     }
 }
 
-
 #[test]
 fn emit_writes_one_file_per_block_with_the_params_file_applied() {
     let (out, out_dir) = emit_with_params(
@@ -472,7 +547,6 @@ fn emit_writes_one_file_per_block_with_the_params_file_applied() {
     assert!(text.contains("input wire  [19:0] s_cfg_kmin;"));
     assert!(text.contains("reset.pmax    = 16384 (Q1.16, = 0.25)"));
 }
-
 
 #[test]
 fn emit_into_an_unusable_directory_fails_cleanly() {
@@ -508,7 +582,6 @@ fn header_states_block_parameters_version_and_revision() {
 
 // ---- command line -----------------------------------------------------------
 
-
 #[test]
 fn emitted_modules_are_all_prefixed_and_coexist_with_other_files() {
     let text = CpBlock::verilog(&CpConfig::default());
@@ -536,4 +609,3 @@ fn emitted_modules_are_all_prefixed_and_coexist_with_other_files() {
         dir.display()
     ));
 }
-

@@ -111,8 +111,15 @@ fn finish_stop_fatal_and_assertions_stop_the_run_with_file_and_line() {
         ("assert (n != 8'd100)", "$"),
     ] {
         let text = stopping(what);
-        let m = Model::build(&text, "my/stop.v", "ccrtl_stop", "clk", &ports, &test_root().join("verilator"))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let m = Model::build(
+            &text,
+            "my/stop.v",
+            "ccrtl_stop",
+            "clk",
+            &ports,
+            &test_root().join("verilator"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let mut inst = m.instantiate(5);
         // Batch of 300 cycles: reset in the first, then counting.
         let mut ins = vec![0u32; 300];
@@ -123,7 +130,10 @@ fn finish_stop_fatal_and_assertions_stop_the_run_with_file_and_line() {
         assert_eq!(k, 101, "{what}");
         assert!(why.kind.starts_with(kind), "{what}: {why}");
         let line = text.lines().position(|l| l.contains("8'd100)")).unwrap() + 1;
-        assert!(why.message.starts_with(&format!("my/stop.v:{line}:")), "{what}: {why}");
+        assert!(
+            why.message.starts_with(&format!("my/stop.v:{line}:")),
+            "{what}: {why}"
+        );
         assert!(!why.message.contains("ccrtl_stop.v"), "{what}: {why}");
         if what.starts_with("$fatal") {
             assert!(why.message.contains("boom"), "{why}");
@@ -185,9 +195,18 @@ fn an_interrupted_run_leaves_no_temporaries() {
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(wait_ms));
         let pid = child.id().to_string();
-        assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+        assert!(Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success());
         let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(130),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let mut left = vec![];
         let mut stack = vec![dir.clone()];
         while let Some(d) = stack.pop() {
@@ -197,7 +216,10 @@ fn an_interrupted_run_leaves_no_temporaries() {
                 if name.contains(".tmp") {
                     left.push(p.clone());
                 }
-                if p.is_dir() && !name.starts_with("runtime-") && p.parent() != Some(&build.join("verilator")) {
+                if p.is_dir()
+                    && !name.starts_with("runtime-")
+                    && p.parent() != Some(&build.join("verilator"))
+                {
                     stack.push(p);
                 }
             }

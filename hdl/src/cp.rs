@@ -353,7 +353,6 @@ pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
     ))
 }
 
-
 /// The rust-hdl CP block for a configuration, behind a trait object so that
 /// the structural sizes can be chosen at run time.
 pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut>>, ParamError> {
@@ -387,7 +386,10 @@ impl<const D: usize, const L: usize> crate::sim::CycleSim<CpIn, CpOut> for CpSim
         b.s_cfg_kdrop.next = (i.cfg.kdrop as u64).to_bits();
         b.s_cfg_buf_max.next = (i.cfg.buf_max as u64).to_bits();
         b.s_cfg_seed.next = (i.cfg.seed as u64).to_bits();
-        assert!(simulate(b, crate::sim::MAX_ITERS), "CP logic did not settle");
+        assert!(
+            simulate(b, crate::sim::MAX_ITERS),
+            "CP logic did not settle"
+        );
         let out = CpOut {
             dec_valid: b.m_dec_valid.val(),
             dec_action: b.m_dec_action.val().to_u8(),
@@ -396,7 +398,10 @@ impl<const D: usize, const L: usize> crate::sim::CycleSim<CpIn, CpOut> for CpSim
             underflow: b.err_underflow.val(),
         };
         b.clk.next = Clock { clk: true };
-        assert!(simulate(b, crate::sim::MAX_ITERS), "CP logic did not settle");
+        assert!(
+            simulate(b, crate::sim::MAX_ITERS),
+            "CP logic did not settle"
+        );
         out
     }
 }

@@ -7,7 +7,6 @@
 //! together. A header states the block, its generation-time parameters, the
 //! ccrtl version and git revision, and the two lint waivers (see docs/lint.md).
 
-
 /// Version of the generator, written into every header.
 pub const CCRTL_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Git revision the generator was built from (`-dirty` if the tree was).

@@ -54,7 +54,6 @@ pub fn ports_of(block: &dyn Block) -> Vec<HdlPort> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use ccrtl_golden::cp::CpConfig;
 
     #[test]

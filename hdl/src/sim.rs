@@ -4,7 +4,6 @@
 //! the golden models' `step`: the inputs are applied while the clock is low,
 //! the outputs are read just before the rising edge, then the edge is taken.
 
-
 /// A block under simulation, one cycle at a time.
 pub trait CycleSim<I, O> {
     fn cycle(&mut self, inputs: &I) -> O;

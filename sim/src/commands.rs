@@ -88,6 +88,9 @@ pub struct SoakRow {
     pub wall: Duration,
 }
 
+/// One cycle of a replay engine: encoded inputs in, encoded outputs out.
+type Engine = dyn FnMut(&[u128], &mut [u128]) -> Result<()>;
+
 /// A block as the command line sees it.
 pub trait Entry: Sync {
     fn name(&self) -> &'static str;
@@ -133,8 +136,7 @@ pub fn model_of<B: Block>(
         }
         None => {
             let dir = build_dir.join("verilog");
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("creating {}", dir.display()))?;
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             let path = dir.join(ccrtl_hdl::emit::file_name(B::NAME));
             let text = B::verilog(config);
             fsutil::write_atomic(&path, text.as_bytes())
@@ -214,13 +216,11 @@ impl<B: Block> Entry for Registered<B> {
         let mut outs = vec![0u128; n_out];
         let mut armed = false;
         let mut cycles = 0u64;
-        let mut engine: Box<dyn FnMut(&[u128], &mut [u128]) -> Result<()>> = if o.verilator {
+        let mut engine: Box<Engine> = if o.verilator {
             let (_, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir)?;
             let seed = o.power_up_seed.unwrap_or_else(fresh_power_up_seed);
             let mut dut = VerilatorDut::new(&model, &ports, seed);
-            Box::new(move |i, out| {
-                dut.cycle_values(i, out).map_err(anyhow::Error::msg)
-            })
+            Box::new(move |i, out| dut.cycle_values(i, out).map_err(anyhow::Error::msg))
         } else {
             let mut g = B::golden(&config);
             Box::new(move |i, out| {

@@ -50,6 +50,7 @@ impl Block for CpBlock {
         crate::ports::from_hdl(&ccrtl_hdl::cp::ports(c), Self::CLOCK)
     }
 
+    #[inline]
     fn encode_in(i: &CpIn, v: &mut [u128]) {
         v[0] = i.rst as u128;
         v[1] = i.enq_valid as u128;
@@ -66,6 +67,7 @@ impl Block for CpBlock {
         v[12] = i.cfg.seed as u128;
     }
 
+    #[inline]
     fn decode_in(v: &[u128]) -> CpIn {
         // Values were checked against the port widths by the caller.
         CpIn {
@@ -87,6 +89,7 @@ impl Block for CpBlock {
         }
     }
 
+    #[inline]
     fn encode_out(o: &CpOut, v: &mut [u128]) {
         v[0] = o.dec_valid as u128;
         v[1] = o.dec_action as u128;
@@ -99,6 +102,7 @@ impl Block for CpBlock {
         Cp::new(*c).expect("CP configuration must be validated before use")
     }
 
+    #[inline]
     fn golden_step(g: &mut Cp, i: &CpIn) -> CpOut {
         g.step(i)
     }
@@ -157,6 +161,7 @@ impl Block for CpBlock {
         COVER
     }
 
+    #[inline]
     fn cover(g: &Cp, prev: &CpIn, i: &CpIn, cov: &mut Coverage) {
         let q = g.depth() as u64;
         let p = g.params();
@@ -371,6 +376,7 @@ impl Stimulus<CpBlock> for CpStimulus {
         }
     }
 
+    #[inline]
     fn next(&mut self, g: &Cp) -> CpIn {
         let c = self.cycle;
         self.cycle += 1;
@@ -390,6 +396,7 @@ impl Stimulus<CpBlock> for CpStimulus {
         // then for one to four cycles, with random traffic and sometimes a
         // parameter load on the other inputs (which reset must override),
         // followed by a stretch under the reset parameters.
+        #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87
         if c == 0 || r.next_u64() % 8000 == 0 {
             self.reset_left = if r.chance(96) { r.range(1, 3) } else { 0 };
             return self.reset_cycle(q, &p);
@@ -490,6 +497,7 @@ impl CpStimulus {
     }
 
     /// Enqueue and dequeue for one cycle, by the current phase.
+    #[inline]
     fn random_traffic(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
         let r = &mut self.rng;
         let len_max = self.shape.len_max();
@@ -539,6 +547,7 @@ fn aimed_params(r: &mut Rng, shape: &CpShape, q: u32) -> CpParams {
 }
 
 /// A packet length, aimed at a corner one time in four.
+#[inline]
 fn enq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
     if r.chance(64) {
         // Land on (or next to) a threshold with this packet.
@@ -561,7 +570,9 @@ fn enq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
 
 /// A dequeue length: mostly at most the depth, sometimes exactly the depth
 /// or landing on a threshold, rarely more than the queue holds.
+#[inline]
 fn deq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
+    #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87
     if r.next_u64() % 8192 == 0 {
         return r.upto(len_max);
     }

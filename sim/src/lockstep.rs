@@ -35,12 +35,13 @@ use crate::verilator::{self, DesignStop};
 /// A design under test, a batch of cycles per call.
 pub trait Dut<B: Block> {
     fn name(&self) -> &str;
-    /// Runs `ins.len()` cycles. `in_words` holds the same inputs packed
-    /// (one packed array per cycle); `out_words` receives the packed
-    /// outputs. If the design stops itself in cycle `k` of the batch, the
-    /// outputs of cycles `0..k` are valid and `Err((k, why))` is returned.
+    /// Runs `n` cycles. `in_words` holds the inputs packed (one packed
+    /// array per cycle), `ins` the same as structs; `out_words` receives the packed outputs. If the
+    /// design stops itself in cycle `k` of the batch, the outputs of cycles
+    /// `0..k` are valid and `Err((k, why))` is returned.
     fn run(
         &mut self,
+        n: usize,
         ins: &[B::In],
         in_words: &[u32],
         out_words: &mut [u32],
@@ -98,11 +99,12 @@ impl<B: Block> Dut<B> for VerilatorDut {
     }
     fn run(
         &mut self,
-        ins: &[B::In],
+        n: usize,
+        _ins: &[B::In],
         in_words: &[u32],
         out_words: &mut [u32],
     ) -> Result<(), (usize, DesignStop)> {
-        self.inst.cycles(ins.len(), in_words, out_words)
+        self.inst.cycles(n, in_words, out_words)
     }
 }
 
@@ -136,12 +138,13 @@ impl<B: Block> Dut<B> for HdlDut<B> {
     }
     fn run(
         &mut self,
+        n: usize,
         ins: &[B::In],
         _in_words: &[u32],
         out_words: &mut [u32],
     ) -> Result<(), (usize, DesignStop)> {
-        let w = out_words.len() / ins.len().max(1);
-        for (k, i) in ins.iter().enumerate() {
+        let w = out_words.len() / n.max(1);
+        for (k, i) in ins[..n].iter().enumerate() {
             let o = self.sim.cycle(i);
             B::encode_out(&o, &mut self.values);
             ports::pack(&self.outs, &self.values, &mut out_words[k * w..(k + 1) * w]);
@@ -278,8 +281,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
     let cares = ports::cares(&ins);
     let reset = ins.iter().position(|p| p.name == B::RESET);
     // The packed word that holds the 1-bit reset input.
-    let reset_word: Option<usize> =
-        reset.map(|x| ins[..x].iter().map(|p| p.words()).sum());
+    let reset_word: Option<usize> = reset.map(|x| ins[..x].iter().map(|p| p.words()).sum());
     let mut dont_care = opts.dont_care_seed.map(|s| RandomBits::new(Rng::new(s)));
     // (payload port, its valid, its width) for every gated input.
     let gated: Vec<(usize, usize, u32)> = cares
@@ -338,10 +340,11 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
         b.start = cycle;
         b.n = n;
         b.ins.clear();
-        // Stimulus and golden model.
+        // Stimulus and golden model. The inputs are kept in the batch and
+        // used from there, not copied again.
         for k in 0..n {
-            let mut i = stimulus(&golden);
-            B::encode_in(&i, &mut in_values);
+            b.ins.push(stimulus(&golden));
+            B::encode_in(&b.ins[k], &mut in_values);
             if let Some(r) = dont_care.as_mut() {
                 let in_reset = reset.is_some_and(|x| in_values[x] != 0);
                 let mut changed = false;
@@ -352,21 +355,29 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
                     }
                 }
                 if changed {
-                    i = B::decode_in(&in_values);
+                    b.ins[k] = B::decode_in(&in_values);
                 }
             }
-            B::cover(&golden, &prev, &i, &mut cov);
-            prev = i;
-            let o = B::golden_step(&mut golden, &i);
+            let i = &b.ins[k];
+            B::cover(
+                &golden,
+                if k == 0 { &prev } else { &b.ins[k - 1] },
+                i,
+                &mut cov,
+            );
+            let o = B::golden_step(&mut golden, i);
             B::encode_out(&o, &mut out_values);
             ports::pack(&ins, &in_values, &mut b.in_words[k * iw..(k + 1) * iw]);
             ports::pack(&outs, &out_values, &mut b.expected[k * ow..(k + 1) * ow]);
-            b.ins.push(i);
+        }
+        if let Some(last) = b.ins.last() {
+            prev = *last;
         }
         // The designs.
         let mut ran = n;
         for (d, dut) in duts.iter_mut().enumerate() {
             if let Err((k, why)) = dut.run(
+                n,
                 &b.ins[..n],
                 &b.in_words[..n * iw],
                 &mut b.actual[d][..n * ow],

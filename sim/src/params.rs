@@ -20,7 +20,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-
 #[derive(Debug, thiserror::Error)]
 pub enum ParamsError {
     #[error("{path}: {message}")]
@@ -88,4 +87,3 @@ impl ParamsFile {
         }
     }
 }
-

@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 5;
+const SHIM_VERSION: u32 = 6;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -141,14 +141,9 @@ impl Instance {
     ) -> Result<(), (usize, DesignStop)> {
         assert_eq!(inputs.len(), n * self.in_words);
         assert_eq!(outputs.len(), n * self.out_words);
-        let done = unsafe {
-            (self.cycles)(
-                self.ptr,
-                n as u64,
-                inputs.as_ptr(),
-                outputs.as_mut_ptr(),
-            )
-        } as usize;
+        let done =
+            unsafe { (self.cycles)(self.ptr, n as u64, inputs.as_ptr(), outputs.as_mut_ptr()) }
+                as usize;
         if done == n {
             return Ok(());
         }
@@ -337,7 +332,11 @@ fn compile(
     let runtime = runtime_objects(&include, cache_root, version)?;
     run(
         Command::new("g++")
-            .args(["-shared", "-fPIC", "-O3", "-std=c++17", "-w", "-pthread"])
+            // Hidden visibility: the model's functions are not interposable,
+            // so the compiler inlines across the unity file (the shim's
+            // entry points are exported by attribute).
+            .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
+            .args(["-fvisibility=hidden", "-fno-semantic-interposition"])
             .args(USER_HOOKS)
             .arg("-include")
             .arg(printf_header(dir)?)
@@ -561,8 +560,9 @@ void vl_fatal(const char* f, int l, const char*, const char* msg) {
   ccrtl_record(3, f, l, msg);
   throw CcrtlStop{};
 }
+#define CCRTL_EXPORT __attribute__((visibility("default")))
 extern "C" {
-void* ccrtl_new(uint32_t seed) {
+CCRTL_EXPORT void* ccrtl_new(uint32_t seed) {
   Ctx* c = new Ctx;
   c->kind = 0; c->msg[0] = 0; c->printed[0] = 0;
   c->ctx.randReset(2);
@@ -577,13 +577,13 @@ void* ccrtl_new(uint32_t seed) {
         r#"  try { c->m->eval(); } catch (CcrtlStop&) {}
   return c;
 }
-void ccrtl_free(void* p) { Ctx* c = (Ctx*)p; ccrtl_cur = c; c->m->final(); delete c->m; delete c; }
-int ccrtl_event(void* p, char* buf, uint64_t len) {
+CCRTL_EXPORT void ccrtl_free(void* p) { Ctx* c = (Ctx*)p; ccrtl_cur = c; c->m->final(); delete c->m; delete c; }
+CCRTL_EXPORT int ccrtl_event(void* p, char* buf, uint64_t len) {
   Ctx* c = (Ctx*)p;
   if (len) { std::strncpy(buf, c->msg, len - 1); buf[len - 1] = 0; }
   return c->kind;
 }
-uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint32_t* out) {
+CCRTL_EXPORT uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint32_t* out) {
   Ctx* c = (Ctx*)p;
   Vdut* m = c->m;
   ccrtl_cur = c;

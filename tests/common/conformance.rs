@@ -208,7 +208,10 @@ pub fn every_shape_emits_lints_and_has_the_struct_ports<B: Block>() {
                 std::fs::write(&latch, text.replacen(line, "", 1)).unwrap();
                 !yosys(&no_latch(&latch)).status.success()
             });
-            assert!(seen, "no deleted register default made the latch check fail");
+            assert!(
+                seen,
+                "no deleted register default made the latch check fail"
+            );
         }
     }
 }
@@ -231,13 +234,23 @@ where
             let i = stim.next(&g);
             B::encode_in(&i, &mut iv);
             for (p, v) in ins.iter().zip(&iv) {
-                assert!(*v <= p.max(), "input `{}` = {v} exceeds {} bits", p.name, p.width);
+                assert!(
+                    *v <= p.max(),
+                    "input `{}` = {v} exceeds {} bits",
+                    p.name,
+                    p.width
+                );
             }
             assert!(B::decode_in(&iv) == i, "decode_in(encode_in(i)) != i");
             let o = B::golden_step(&mut g, &i);
             B::encode_out(&o, &mut ov);
             for (p, v) in outs.iter().zip(&ov) {
-                assert!(*v <= p.max(), "output `{}` = {v} exceeds {} bits", p.name, p.width);
+                assert!(
+                    *v <= p.max(),
+                    "output `{}` = {v} exceeds {} bits",
+                    p.name,
+                    p.width
+                );
             }
         }
     }
@@ -273,7 +286,10 @@ pub fn golden_rusthdl_and_verilator_agree<B: Block>(cycles: u64) {
     let mut r = Rng::new(seed ^ 0x3);
     let menu = B::menu();
     let mut configs = vec![B::default_config()];
-    configs.push(B::random_reset(&menu[r.next_u32() as usize % menu.len()], &mut r));
+    configs.push(B::random_reset(
+        &menu[r.next_u32() as usize % menu.len()],
+        &mut r,
+    ));
     for (k, c) in configs.iter().enumerate() {
         let m = model::<B>(c, &B::verilog(c));
         let mut vl = VerilatorDut::new(&m, &B::ports(c), 11 + k as u32);
@@ -302,7 +318,10 @@ pub fn a_mismatch_is_reported_with_its_vcd<B: BlockTests>() {
     let r = lockstep::run::<B>(&c, 1, &mut [&mut dut], &opts).unwrap();
     assert!(r.mismatches > 0, "the planted bug was not caught");
     let first = &r.first[0];
-    assert!(r.cycles <= first.cycle + 1 + opts.after, "run stops shortly after");
+    assert!(
+        r.cycles <= first.cycle + 1 + opts.after,
+        "run stops shortly after"
+    );
     assert_ne!(first.expected, first.actual);
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains(" mismatch $end"));
@@ -368,7 +387,8 @@ pub fn proptest_golden_and_verilator_are_equivalent<B: BlockTests>(cases: u32) {
     let c = B::proptest_config();
     let m = model::<B>(&c, &B::verilog(&c));
     let vcd = tmp_dir(&format!("proptest-{}", B::NAME)).join("failing-trace.vcd");
-    let result = TestRunner::new(pt_config(cases)).run(&B::traces(&c), |t| equivalent::<B>(&c, &m, &t, &vcd));
+    let result = TestRunner::new(pt_config(cases))
+        .run(&B::traces(&c), |t| equivalent::<B>(&c, &m, &t, &vcd));
     if let Err(e) = result {
         panic!("{e}\nminimal failing trace: {}", vcd.display());
     }
@@ -505,8 +525,14 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 pub fn verify_cli_exit_status<B: BlockTests>() {
     let name = B::NAME;
     let dir = tmp_dir(&format!("{name}-cli"));
-    let out = ccrtl(&["verify", name, "--cycles", "300000", "--seed", "5", "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ccrtl(&[
+        "verify", name, "--cycles", "300000", "--seed", "5", "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["block"], name);
     assert_eq!(v[0]["cycles"], 300000);
@@ -520,40 +546,77 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
     let bad = write(&dir, "bad.v", &B::planted_bug(&good));
     let vcd = dir.join("mismatch.vcd");
     let out = ccrtl(&[
-        "verify", name, "--cycles", "1000000", "--verilog", bad.to_str().unwrap(),
-        "--mismatch-vcd", vcd.to_str().unwrap(),
+        "verify",
+        name,
+        "--cycles",
+        "1000000",
+        "--verilog",
+        bad.to_str().unwrap(),
+        "--mismatch-vcd",
+        vcd.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("MISMATCH") && err.contains("cycle ") && err.contains("signal `"), "{err}");
+    assert!(
+        err.contains("MISMATCH") && err.contains("cycle ") && err.contains("signal `"),
+        "{err}"
+    );
     assert!(err.contains("--power-up-seed"), "{err}");
     assert!(vcd.exists());
 
     // The VCD cannot be written: the mismatch is still reported, exit 1.
     let blocked = write(&dir, "blocker", "a file");
     let out = ccrtl(&[
-        "verify", name, "--cycles", "1000000", "--verilog", bad.to_str().unwrap(),
-        "--mismatch-vcd", blocked.join("m.vcd").to_str().unwrap(),
+        "verify",
+        name,
+        "--cycles",
+        "1000000",
+        "--verilog",
+        bad.to_str().unwrap(),
+        "--mismatch-vcd",
+        blocked.join("m.vcd").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("MISMATCH") && err.contains("WARNING") && err.contains("blocker/m.vcd"), "{err}");
+    assert!(
+        err.contains("MISMATCH") && err.contains("WARNING") && err.contains("blocker/m.vcd"),
+        "{err}"
+    );
 
     // A port of another width is named.
     let c = B::default_config();
-    let p = B::ports(&c).into_iter().find(|p| p.dir == Dir::In && p.width > 1).unwrap();
+    let p = B::ports(&c)
+        .into_iter()
+        .find(|p| p.dir == Dir::In && p.width > 1)
+        .unwrap();
     let decl = format!("input wire  [{}:0] {};", p.width - 1, p.name);
     assert!(good.contains(&decl), "{decl}");
     let wide = write(
         &dir,
         "ports.v",
-        &good.replacen(&decl, &format!("input wire  [{}:0] {};", p.width, p.name), 1),
+        &good.replacen(
+            &decl,
+            &format!("input wire  [{}:0] {};", p.width, p.name),
+            1,
+        ),
     );
-    let out = ccrtl(&["verify", name, "--cycles", "10", "--verilog", wide.to_str().unwrap()]);
+    let out = ccrtl(&[
+        "verify",
+        name,
+        "--cycles",
+        "10",
+        "--verilog",
+        wide.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("port `{}` is {} bits wide, expected {}", p.name, p.width + 1, p.width)),
+        err.contains(&format!(
+            "port `{}` is {} bits wide, expected {}",
+            p.name,
+            p.width + 1,
+            p.width
+        )),
         "{err}"
     );
 
@@ -567,10 +630,25 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
             1,
         ),
     );
-    let out = ccrtl(&["verify", name, "--cycles", "100000", "--verilog", fin.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ccrtl(&[
+        "verify",
+        name,
+        "--cycles",
+        "100000",
+        "--verilog",
+        fin.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("$finish") && err.contains("finish.v:"), "{err}");
+    assert!(
+        err.contains("$finish") && err.contains("finish.v:"),
+        "{err}"
+    );
 
     // Too few cycles to hit every coverage point: exit 1 and the points
     // listed; --allow-missed-coverage relaxes it. --cycles 0 is refused.
@@ -593,8 +671,12 @@ pub fn bad_parameters_are_refused_by_name<B: BlockTests>() {
         let params = write(&dir, "p.toml", toml);
         let out_dir = dir.join("out");
         let out = ccrtl(&[
-            "emit", B::NAME, "--out", out_dir.to_str().unwrap(),
-            "--params", params.to_str().unwrap(),
+            "emit",
+            B::NAME,
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--params",
+            params.to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(2), "case {k}");
         let err = String::from_utf8_lossy(&out.stderr);
@@ -604,7 +686,10 @@ pub fn bad_parameters_are_refused_by_name<B: BlockTests>() {
     let out = ccrtl(&["verify", "nosuchblock", "--cycles", "10"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown block `nosuchblock`") && err.contains(B::NAME), "{err}");
+    assert!(
+        err.contains("unknown block `nosuchblock`") && err.contains(B::NAME),
+        "{err}"
+    );
 }
 
 /// A trace of the block's own stimulus replays to the same outputs on
@@ -622,15 +707,26 @@ pub fn replay_engines_agree<B: Block>() {
         let i = stim.next(&g);
         B::golden_step(&mut g, &i);
         B::encode_in(&i, &mut v);
-        csv.push_str(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
+        csv.push_str(
+            &v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         csv.push_str("\r\n");
     }
     let stim_path = write(&dir, "in.csv", &csv);
     let run = |engine: &str| {
         let out = dir.join(format!("{engine}.csv"));
         let o = ccrtl(&[
-            "replay", B::NAME, "--stimulus", stim_path.to_str().unwrap(),
-            "--out", out.to_str().unwrap(), "--engine", engine,
+            "replay",
+            B::NAME,
+            "--stimulus",
+            stim_path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--engine",
+            engine,
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         std::fs::read_to_string(out).unwrap()
@@ -645,11 +741,19 @@ pub fn replay_engines_agree<B: Block>() {
     let link = dir.join("link.csv");
     std::os::unix::fs::symlink(&stim_path, &link).unwrap();
     let o = ccrtl(&[
-        "replay", B::NAME, "--stimulus", stim_path.to_str().unwrap(),
-        "--out", link.to_str().unwrap(),
+        "replay",
+        B::NAME,
+        "--stimulus",
+        stim_path.to_str().unwrap(),
+        "--out",
+        link.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(std::fs::read_to_string(&stim_path).unwrap(), csv, "stimulus intact");
+    assert_eq!(
+        std::fs::read_to_string(&stim_path).unwrap(),
+        csv,
+        "stimulus intact"
+    );
 }
 
 /// Instantiates the suite for a block implementing [`BlockTests`].
