@@ -86,6 +86,14 @@ pub trait Block: 'static {
 
 pub trait Stimulus<B: Block + ?Sized> {
     fn new(config: &B::Config, seed: u64) -> Self;
-    /// Inputs of the next cycle, given the golden model's current state.
-    fn next(&mut self, g: &B::Golden) -> B::In;
+    /// Writes the inputs of the next cycle into `i`, which holds
+    /// `B::In::default()`, given the golden model's current state. (Written
+    /// in place: the lockstep keeps the inputs where they are built.)
+    fn next_into(&mut self, g: &B::Golden, i: &mut B::In);
+    /// The inputs of the next cycle.
+    fn next(&mut self, g: &B::Golden) -> B::In {
+        let mut i = B::In::default();
+        self.next_into(g, &mut i);
+        i
+    }
 }

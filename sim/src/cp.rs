@@ -377,20 +377,19 @@ impl Stimulus<CpBlock> for CpStimulus {
     }
 
     #[inline]
-    fn next(&mut self, g: &Cp) -> CpIn {
+    fn next_into(&mut self, g: &Cp, i: &mut CpIn) {
         let c = self.cycle;
         self.cycle += 1;
         let r = &mut self.rng;
         let q = g.depth();
         let p = g.params();
         let len_max = self.shape.len_max();
-        let mut i = CpIn::default();
         if std::mem::take(&mut self.aimed_enqueue) {
             // The draw of this cycle was set by last cycle's seed.
             i.enq_valid = true;
             i.enq_ecn = r.pick(&[ecn::ECT0, ecn::ECT1]);
             i.enq_len = r.upto(len_max);
-            return i;
+            return;
         }
         // The registers have no power-up value: reset first, then now and
         // then for one to four cycles, with random traffic and sometimes a
@@ -399,19 +398,21 @@ impl Stimulus<CpBlock> for CpStimulus {
         #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87
         if c == 0 || r.next_u64() % 8000 == 0 {
             self.reset_left = if r.chance(96) { r.range(1, 3) } else { 0 };
-            return self.reset_cycle(q, &p);
+            self.reset_cycle(q, &p, i);
+            return;
         }
         if self.reset_left > 0 {
             self.reset_left -= 1;
-            return self.reset_cycle(q, &p);
+            self.reset_cycle(q, &p, i);
+            return;
         }
         if self.loads_left > 0 {
             // A run of back-to-back loads, with traffic.
             self.loads_left -= 1;
-            let mut i = self.random_traffic(q, &p);
+            self.random_traffic(q, &p, i);
             i.cfg_valid = true;
             i.cfg = self.load(q);
-            return i;
+            return;
         }
         let r = &mut self.rng;
         if self.phase_left == 0 {
@@ -433,7 +434,7 @@ impl Stimulus<CpBlock> for CpStimulus {
                 i.cfg_valid = true;
                 i.cfg = aimed_params(r, &self.shape, q).into();
                 self.aimed_enqueue = true;
-                return i;
+                return;
             }
             if r.chance(24) {
                 self.loads_left = r.range(1, 3);
@@ -441,17 +442,14 @@ impl Stimulus<CpBlock> for CpStimulus {
             i.cfg_valid = true;
             i.cfg = self.load(q);
         }
-        let cfg = (i.cfg_valid, i.cfg);
-        i = self.random_traffic(q, &p);
-        (i.cfg_valid, i.cfg) = cfg;
-        i
+        self.random_traffic(q, &p, i);
     }
 }
 
 impl CpStimulus {
     /// A reset cycle: random traffic, and a parameter load one time in four.
-    fn reset_cycle(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
-        let mut i = self.random_traffic(q, p);
+    fn reset_cycle(&mut self, q: u32, p: &CpParamsPort, i: &mut CpIn) {
+        self.random_traffic(q, p, i);
         i.rst = true;
         if self.rng.chance(64) {
             i.cfg_valid = true;
@@ -466,7 +464,6 @@ impl CpStimulus {
         } else {
             self.cfg_in = self.rng.range(1, 3000);
         }
-        i
     }
 
     /// A parameter set to load: valid, or one time in sixteen out of range
@@ -496,9 +493,10 @@ impl CpStimulus {
         random_params(r, &self.shape).into()
     }
 
-    /// Enqueue and dequeue for one cycle, by the current phase.
+    /// Enqueue and dequeue for one cycle, by the current phase (into `i`,
+    /// whose enqueue and dequeue fields are at their defaults).
     #[inline]
-    fn random_traffic(&mut self, q: u32, p: &CpParamsPort) -> CpIn {
+    fn random_traffic(&mut self, q: u32, p: &CpParamsPort, i: &mut CpIn) {
         let r = &mut self.rng;
         let len_max = self.shape.len_max();
         let (enq_p, deq_p) = match self.phase {
@@ -508,7 +506,6 @@ impl CpStimulus {
             Phase::Burst => (256, 0),
             Phase::Idle => (15, 15),
         };
-        let mut i = CpIn::default();
         if r.chance(enq_p) {
             i.enq_valid = true;
             i.enq_ecn = r.upto(3) as u8;
@@ -518,7 +515,6 @@ impl CpStimulus {
             i.deq_valid = true;
             i.deq_len = deq_len(r, q, p, len_max);
         }
-        i
     }
 }
 

@@ -259,11 +259,17 @@ pub fn run<B: Block>(
     if opts.dont_care_seed.is_some() {
         opts.dont_care_seed = Some(seed ^ 0x5eed_d0c0_dec0_ffee);
     }
-    run_with::<B, _>(config, &mut |g: &B::Golden| stim.next(g), duts, &opts)
+    run_with::<B, _>(
+        config,
+        &mut |g: &B::Golden, i: &mut B::In| stim.next_into(g, i),
+        duts,
+        &opts,
+    )
 }
 
-/// As [`run`], with any stimulus source (a replayed file, a proptest case).
-pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
+/// As [`run`], with any stimulus source (a replayed file, a proptest case):
+/// `stimulus(g, i)` writes the next cycle's inputs into `i` (at its defaults).
+pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     config: &B::Config,
     stimulus: &mut S,
     duts: &mut [&mut dyn Dut<B>],
@@ -343,7 +349,8 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden) -> B::In>(
         // Stimulus and golden model. The inputs are kept in the batch and
         // used from there, not copied again.
         for k in 0..n {
-            b.ins.push(stimulus(&golden));
+            b.ins.push(B::In::default());
+            stimulus(&golden, &mut b.ins[k]);
             B::encode_in(&b.ins[k], &mut in_values);
             if let Some(r) = dont_care.as_mut() {
                 let in_reset = reset.is_some_and(|x| in_values[x] != 0);

@@ -356,10 +356,9 @@ fn equivalent<B: Block>(
 ) -> Result<(), TestCaseError> {
     let mut dut = VerilatorDut::new(m, &B::ports(c), 7);
     let mut k = 0;
-    let mut next = |_: &B::Golden| {
-        let i = trace[k.min(trace.len() - 1)];
+    let mut next = |_: &B::Golden, i: &mut B::In| {
+        *i = trace[k.min(trace.len() - 1)];
         k += 1;
-        i
     };
     let mut opts = RunOptions::new(trace.len() as u64);
     opts.full_vcd = Some(vcd.clone());
