@@ -135,7 +135,9 @@ pub fn model_of<B: Block>(
             (p.to_path_buf(), text)
         }
         None => {
-            let dir = build_dir.join("verilog");
+            // Not build/verilog/, which holds what `emit` wrote: verify may
+            // emit another configuration (random reset values).
+            let dir = build_dir.join("verify");
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             let path = dir.join(ccrtl_hdl::emit::file_name(B::NAME));
             let text = B::verilog(config);
