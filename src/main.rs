@@ -370,6 +370,8 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
                     "cycles_compared": r.report.compared,
                     "mismatches": r.report.mismatches,
                     "cycles_per_second": r.report.cycles_per_second().round(),
+                    "ns_per_cycle_in_design": (r.report.dut_time.as_secs_f64() * 1e9 / r.report.cycles.max(1) as f64).round(),
+                    "ns_per_cycle_total": (r.report.elapsed.as_secs_f64() * 1e9 / r.report.cycles.max(1) as f64).round(),
                     "first_mismatch": r.report.first.iter().map(|m| serde_json::json!({
                         "cycle": m.cycle, "signal": m.signal,
                         "expected": m.expected.to_string(), "actual": m.actual.to_string(),

@@ -468,7 +468,10 @@ impl Cp {
             after_enq
         };
 
-        self.pipe.rotate_right(1);
+        // Shift the decision pipeline by one stage.
+        for k in (1..LATENCY).rev() {
+            self.pipe[k] = self.pipe[k - 1];
+        }
         self.pipe[0] = decision;
 
         if i.cfg_valid {

@@ -221,6 +221,8 @@ pub struct Report {
     pub first: Vec<Mismatch>,
     pub coverage: Coverage,
     pub elapsed: Duration,
+    /// Of `elapsed`, the time spent inside the designs (`Dut::run`).
+    pub dut_time: Duration,
     /// The VCD written around the first mismatch, if any.
     pub mismatch_vcd: Option<PathBuf>,
     /// Why the mismatch VCD could not be written.
@@ -323,6 +325,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     };
 
     let start = Instant::now();
+    let mut dut_time = Duration::ZERO;
     let mut mismatches = 0u64;
     let mut first: Vec<Mismatch> = vec![];
     let mut first_dut = 0usize;
@@ -382,6 +385,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         }
         // The designs.
         let mut ran = n;
+        let dut_start = Instant::now();
         for (d, dut) in duts.iter_mut().enumerate() {
             if let Err((k, why)) = dut.run(
                 n,
@@ -395,6 +399,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
                 }
             }
         }
+        dut_time += dut_start.elapsed();
         // Compare.
         for k in 0..ran {
             let c = cycle + k as u64;
@@ -492,6 +497,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         first,
         coverage: cov,
         elapsed,
+        dut_time,
         mismatch_vcd,
         vcd_warning,
         design_stop,
