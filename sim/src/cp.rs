@@ -215,6 +215,9 @@ impl Block for CpBlock {
                 cov.hit(TAIL_DROP);
             } else if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
                 cov.hit(RAMP);
+                if q >> (g.config().shape.depth_bits - 1) == 1 {
+                    cov.hit(RAMP_TOP_BIT);
+                }
                 let span = (p.kmax - p.kmin) as u64;
                 if g.draw() as u64 * span == (q - p.kmin as u64) * p.pmax as u64 {
                     cov.hit(RAMP_BOUNDARY);
@@ -305,6 +308,7 @@ const COVER: &[&str] = &[
     "reset held for more than one cycle",
     "parameter loads in consecutive cycles",
     "out-of-range parameter load (one the checks refuse)",
+    "ECT enqueue on the ramp with the depth's top bit set",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -335,6 +339,7 @@ const CFG_IN_RESET: usize = 28;
 const RESET_HELD: usize = 29;
 const CFG_BACK_TO_BACK: usize = 30;
 const CFG_OUT_OF_RANGE: usize = 31;
+const RAMP_TOP_BIT: usize = 32;
 
 #[derive(Debug, Clone, Copy)]
 enum Phase {
@@ -436,6 +441,18 @@ impl Stimulus<CpBlock> for CpStimulus {
                 self.aimed_enqueue = true;
                 return;
             }
+            if r.chance(16) {
+                // Deep: thresholds in the top half of the counter's range,
+                // the whole range as buffer, then a long burst, so the top
+                // bit of the depth and of every threshold is exercised.
+                i.cfg_valid = true;
+                i.cfg = deep_params(r, &self.shape).into();
+                self.phase = Phase::Burst;
+                self.phase_left = r.range(3000, 6000);
+                self.cfg_in = r.range(6000, 20_000);
+                self.random_traffic(q, &p, i);
+                return;
+            }
             if r.chance(24) {
                 self.loads_left = r.range(1, 3);
             }
@@ -451,6 +468,13 @@ impl CpStimulus {
     fn reset_cycle(&mut self, q: u32, p: &CpParamsPort, i: &mut CpIn) {
         self.random_traffic(q, p, i);
         i.rst = true;
+        // Half the time an ECT enqueue, which a pipeline stage that reset
+        // does not clear would carry out as a decision (or a mark).
+        if self.rng.chance(128) {
+            i.enq_valid = true;
+            i.enq_ecn = self.rng.pick(&[ecn::ECT0, ecn::ECT1]);
+            i.enq_len = self.rng.upto(self.shape.len_max());
+        }
         if self.rng.chance(64) {
             i.cfg_valid = true;
             i.cfg = self.load(q);
@@ -506,14 +530,16 @@ impl CpStimulus {
             Phase::Burst => (256, 0),
             Phase::Idle => (15, 15),
         };
-        if r.chance(enq_p) {
+        // The small decisions of the cycle come from one reservoir of bits.
+        let mut bits = Bits::new(r);
+        if bits.chance(enq_p) {
             i.enq_valid = true;
-            i.enq_ecn = r.upto(3) as u8;
-            i.enq_len = enq_len(r, q, p, len_max);
+            i.enq_ecn = bits.take(2) as u8;
+            i.enq_len = enq_len(&mut bits, q, p, len_max);
         }
-        if r.chance(deq_p) {
+        if bits.chance(deq_p) {
             i.deq_valid = true;
-            i.deq_len = deq_len(r, q, p, len_max);
+            i.deq_len = deq_len(&mut bits, q, p, len_max);
         }
     }
 }
@@ -544,50 +570,113 @@ fn aimed_params(r: &mut Rng, shape: &CpShape, q: u32) -> CpParams {
 
 /// A packet length, aimed at a corner one time in four.
 #[inline]
-fn enq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
-    if r.chance(64) {
+fn enq_len(b: &mut Bits, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
+    if b.chance(64) {
         // Land on (or next to) a threshold with this packet.
-        let target =
-            r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64 + r.pick(&[-1i64, 0, 0, 1]);
+        let target = [p.kmin, p.kmax, p.kdrop, p.buf_max][b.take(2) as usize] as i64
+            + [-1i64, 0, 0, 1][b.take(2) as usize];
         let need = target - q as i64;
         if (0..=len_max as i64).contains(&need) {
             return need as u32;
         }
     }
-    match r.upto(7) {
+    match b.take(3) {
         0 => 64.min(len_max),
         1 | 2 => 1500.min(len_max),
         3 => 9000.min(len_max),
         4 => len_max,
-        5 => r.upto(3),
-        _ => r.upto(len_max),
+        5 => b.take(2) as u32,
+        _ => b.rng().upto(len_max),
     }
 }
 
 /// A dequeue length: mostly at most the depth, sometimes exactly the depth
 /// or landing on a threshold, rarely more than the queue holds.
 #[inline]
-fn deq_len(r: &mut Rng, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
-    #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87
-    if r.next_u64() % 8192 == 0 {
-        return r.upto(len_max);
+fn deq_len(b: &mut Bits, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
+    if b.take(13) == 0 {
+        return b.rng().upto(len_max);
     }
-    if r.chance(32) && q <= len_max {
+    if b.chance(32) && q <= len_max {
         return q;
     }
-    if r.chance(48) {
-        let target = r.pick(&[p.kmin, p.kmax, p.kdrop, p.buf_max]) as i64 + r.pick(&[-1i64, 0, 1]);
+    if b.chance(48) {
+        let target = [p.kmin, p.kmax, p.kdrop, p.buf_max][b.take(2) as usize] as i64
+            + b.rng().pick(&[-1i64, 0, 1]);
         let need = q as i64 - target;
         if (0..=len_max as i64).contains(&need) {
             return need as u32;
         }
     }
-    let len = match r.upto(3) {
+    let len = match b.take(2) {
         0 => 64,
         1 => 1500,
-        _ => r.upto(len_max),
+        _ => b.rng().upto(len_max),
     };
     len.min(len_max).min(q)
+}
+
+/// Random bits drawn 64 at a time, for the many small decisions of a
+/// cycle's traffic (one draw instead of one per decision).
+struct Bits<'a> {
+    r: &'a mut Rng,
+    word: u64,
+    left: u32,
+}
+
+impl<'a> Bits<'a> {
+    #[inline]
+    fn new(r: &'a mut Rng) -> Bits<'a> {
+        Bits {
+            r,
+            word: 0,
+            left: 0,
+        }
+    }
+
+    /// `n` (at most 32) uniform bits.
+    #[inline]
+    fn take(&mut self, n: u32) -> u64 {
+        if self.left < n {
+            self.word = self.r.next_u64();
+            self.left = 64;
+        }
+        let v = self.word & ((1u64 << n) - 1);
+        self.word >>= n;
+        self.left -= n;
+        v
+    }
+
+    /// True with probability `num / 256`.
+    #[inline]
+    fn chance(&mut self, num: u32) -> bool {
+        self.take(8) < num as u64
+    }
+
+    /// The generator itself, for values wider than a few bits.
+    #[inline]
+    fn rng(&mut self) -> &mut Rng {
+        self.r
+    }
+}
+
+/// A valid parameter set with `kmin`, `kmax` and `kdrop` in the top half of
+/// the depth counter's range and the whole range as buffer.
+fn deep_params(r: &mut Rng, shape: &CpShape) -> CpParams {
+    let max = shape.depth_max();
+    let half = max / 2 + 1;
+    let a = r.range(half, max);
+    let b = r.range(half, max);
+    let p = CpParams {
+        kmin: a.min(b),
+        kmax: a.max(b),
+        pmax: r.upto(PMAX_ONE),
+        kdrop: r.range(half, max),
+        buf_max: max,
+        seed: r.next_u32(),
+    };
+    debug_assert!(p.validate(shape).is_ok(), "{p:?}");
+    p
 }
 
 /// A random parameter set that passes `CpParams::validate`, drawn so that

@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 6;
+const SHIM_VERSION: u32 = 8;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -202,6 +202,9 @@ impl Model {
         let mut h = Sha256::new();
         h.update(verilog.as_bytes());
         h.update(format!("\0{top}\0{clock}\0{SHIM_VERSION}\0{version}\0").as_bytes());
+        // Every flag the model is compiled with.
+        h.update(USER_HOOKS.join(" ").as_bytes());
+        h.update(PRINTF_HEADER.as_bytes());
         for p in ports {
             h.update(format!("{}:{}:{:?};", p.name, p.width, p.dir).as_bytes());
         }

@@ -801,7 +801,7 @@ macro_rules! conformance_suite {
             }
             #[test]
             fn planted_mutants_sample_is_caught() {
-                c::planted_mutants_sample_is_caught::<$b>(25, 300_000);
+                c::planted_mutants_sample_is_caught::<$b>(25, 500_000);
             }
             #[test]
             #[ignore = "deep tier: make test-deep"]
