@@ -341,13 +341,16 @@ const CFG_BACK_TO_BACK: usize = 30;
 const CFG_OUT_OF_RANGE: usize = 31;
 const RAMP_TOP_BIT: usize = 32;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Fill,
     Drain,
     Hover,
     Burst,
     Idle,
+    /// Largest packets every cycle, no dequeue: the way up to thresholds in
+    /// the top half of the counter's range.
+    DeepFill,
 }
 
 /// Random valid CP stimulus (see the module comment).
@@ -364,6 +367,10 @@ pub struct CpStimulus {
     reset_left: u32,
     /// Parameter loads still to come in a run of consecutive loads.
     loads_left: u32,
+    /// Cycle from which the next load is a deep one.
+    next_deep: u64,
+    /// Cycles to the next mid-traffic reset.
+    reset_in: u32,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -378,6 +385,8 @@ impl Stimulus<CpBlock> for CpStimulus {
             aimed_enqueue: false,
             reset_left: 0,
             loads_left: 0,
+            next_deep: 20_000 + Rng::new(seed ^ 0xdee9).upto(40_000) as u64,
+            reset_in: 0,
         }
     }
 
@@ -400,8 +409,11 @@ impl Stimulus<CpBlock> for CpStimulus {
         // then for one to four cycles, with random traffic and sometimes a
         // parameter load on the other inputs (which reset must override),
         // followed by a stretch under the reset parameters.
-        #[allow(clippy::manual_is_multiple_of)] // is_multiple_of needs Rust 1.87
-        if c == 0 || r.next_u64() % 8000 == 0 {
+        // Every 8,000 cycles on average (not while climbing to deep
+        // thresholds: a reset would undo it).
+        self.reset_in = self.reset_in.saturating_sub(1);
+        if c == 0 || (self.reset_in == 0 && self.phase != Phase::DeepFill) {
+            self.reset_in = r.range(1, 16_000);
             self.reset_left = if r.chance(96) { r.range(1, 3) } else { 0 };
             self.reset_cycle(q, &p, i);
             return;
@@ -421,13 +433,17 @@ impl Stimulus<CpBlock> for CpStimulus {
         }
         let r = &mut self.rng;
         if self.phase_left == 0 {
-            self.phase = r.pick(&[
-                Phase::Fill,
-                Phase::Drain,
-                Phase::Hover,
-                Phase::Burst,
-                Phase::Idle,
-            ]);
+            self.phase = match self.phase {
+                // Stay around the deep thresholds for a while.
+                Phase::DeepFill => Phase::Hover,
+                _ => r.pick(&[
+                    Phase::Fill,
+                    Phase::Drain,
+                    Phase::Hover,
+                    Phase::Burst,
+                    Phase::Idle,
+                ]),
+            };
             self.phase_left = r.range(8, 3000);
         }
         self.phase_left -= 1;
@@ -441,15 +457,23 @@ impl Stimulus<CpBlock> for CpStimulus {
                 self.aimed_enqueue = true;
                 return;
             }
-            if r.chance(16) {
-                // Deep: thresholds in the top half of the counter's range,
-                // the whole range as buffer, then a long burst, so the top
-                // bit of the depth and of every threshold is exercised.
+            if c >= self.next_deep {
+                // Deep, every 150,000 to 200,000 cycles: thresholds in the
+                // top half of the counter's range, the whole range as
+                // buffer, the largest packets back to back until the depth
+                // is there, then ordinary traffic around it, so the top bit
+                // of the depth and of every threshold is exercised on
+                // every shape (the way up takes 2^(D-1) / len_max cycles:
+                // 33,000 for D = 28, L = 12).
+                self.next_deep = c + r.range(150_000, 200_000) as u64;
+                let deep = deep_params(r, &self.shape);
+                let len_max = self.shape.len_max();
+                let climb = deep.kmin.max(deep.kdrop).saturating_sub(q) / len_max + 16;
                 i.cfg_valid = true;
-                i.cfg = deep_params(r, &self.shape).into();
-                self.phase = Phase::Burst;
-                self.phase_left = r.range(3000, 6000);
-                self.cfg_in = r.range(6000, 20_000);
+                i.cfg = deep.into();
+                self.phase = Phase::DeepFill;
+                self.phase_left = climb;
+                self.cfg_in = climb + r.range(2000, 6000);
                 self.random_traffic(q, &p, i);
                 return;
             }
@@ -528,6 +552,12 @@ impl CpStimulus {
             Phase::Drain => (40, 230),
             Phase::Hover => (150, 150),
             Phase::Burst => (256, 0),
+            Phase::DeepFill => {
+                i.enq_valid = true;
+                i.enq_ecn = self.rng.upto(3) as u8;
+                i.enq_len = len_max;
+                return;
+            }
             Phase::Idle => (15, 15),
         };
         // The small decisions of the cycle come from one reservoir of bits.

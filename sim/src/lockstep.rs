@@ -287,6 +287,9 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     let iw = verilator::words_of(&ports, Dir::In);
     let ow = verilator::words_of(&ports, Dir::Out);
     let cares = ports::cares(&ins);
+    // Every port fits one word: packing is a plain copy.
+    let in_narrow = ins.iter().all(|p| p.width <= 32);
+    let out_narrow = outs.iter().all(|p| p.width <= 32);
     let reset = ins.iter().position(|p| p.name == B::RESET);
     // The packed word that holds the 1-bit reset input.
     let reset_word: Option<usize> = reset.map(|x| ins[..x].iter().map(|p| p.words()).sum());
@@ -377,8 +380,18 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
             );
             let o = B::golden_step(&mut golden, i);
             B::encode_out(&o, &mut out_values);
-            ports::pack(&ins, &in_values, &mut b.in_words[k * iw..(k + 1) * iw]);
-            ports::pack(&outs, &out_values, &mut b.expected[k * ow..(k + 1) * ow]);
+            pack(
+                in_narrow,
+                &ins,
+                &in_values,
+                &mut b.in_words[k * iw..(k + 1) * iw],
+            );
+            pack(
+                out_narrow,
+                &outs,
+                &out_values,
+                &mut b.expected[k * ow..(k + 1) * ow],
+            );
         }
         if let Some(last) = b.ins.last() {
             prev = *last;
@@ -503,6 +516,18 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         vcd_warning,
         design_stop,
     })
+}
+
+/// [`ports::pack`], with a plain copy when every port is one word wide.
+#[inline(always)]
+fn pack(narrow: bool, ports: &[Port], values: &[u128], words: &mut [u32]) {
+    if narrow {
+        for (w, v) in words.iter_mut().zip(values) {
+            *w = *v as u32;
+        }
+    } else {
+        ports::pack(ports, values, words);
+    }
 }
 
 /// Random values of any width from a reservoir of random bits: one 64-bit

@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 8;
+const SHIM_VERSION: u32 = 9;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
