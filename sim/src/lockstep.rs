@@ -304,6 +304,13 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         })
         .collect();
     let bsize = opts.batch.max(1);
+    // Random values for the don't-care inputs: POOL per gated port, drawn
+    // once a batch and used in a rotating order (cheaper than a draw per
+    // port per cycle; every value is still random and changes cycle to
+    // cycle).
+    const POOL: usize = 64;
+    let mut pool = vec![0u128; gated.len() * POOL];
+    let mut pool_offset = 0usize;
 
     let mut golden = B::golden(config);
     let mut cov = Coverage::new(B::coverage_points());
@@ -352,18 +359,30 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         b.start = cycle;
         b.n = n;
         b.ins.clear();
+        // Fresh random values for the don't-care inputs of this batch.
+        if let Some(r) = dont_care.as_mut() {
+            for (g, &(_, _, width)) in gated.iter().enumerate() {
+                for e in 0..POOL {
+                    pool[g * POOL + e] = r.take(width);
+                }
+            }
+            pool_offset = r.take(16) as usize;
+        }
         // Stimulus and golden model. The inputs are kept in the batch and
         // used from there, not copied again.
         for k in 0..n {
             b.ins.push(B::In::default());
             stimulus(&golden, &mut b.ins[k]);
             B::encode_in(&b.ins[k], &mut in_values);
-            if let Some(r) = dont_care.as_mut() {
+            if dont_care.is_some() {
                 let in_reset = reset.is_some_and(|x| in_values[x] != 0);
                 let mut changed = false;
-                for &(j, v, width) in &gated {
+                // This cycle's entry of each port's table of random values
+                // (a different entry per port and per cycle).
+                let e = (k * 37 + pool_offset) & (POOL - 1);
+                for (g, &(j, v, _)) in gated.iter().enumerate() {
                     if in_reset || in_values[v] == 0 {
-                        in_values[j] = r.take(width);
+                        in_values[j] = pool[g * POOL + ((e + g * 11) & (POOL - 1))];
                         changed = true;
                     }
                 }
