@@ -7,7 +7,7 @@
 //! packet fills the buffer exactly or overflows it by one byte, and so that
 //! a dequeue empties the queue or lands on a threshold from above. It moves
 //! through phases (fill, drain, hover, burst, idle), loads a new random valid
-//! parameter set every 20 to 5,000 cycles (sometimes DCTCP step marking,
+//! parameter set every 20 to 3,000 cycles (sometimes DCTCP step marking,
 //! `pmax` 0 or 1, seed 0, tiny buffers; one load in four puts the current
 //! depth on the ramp with a seed whose draw lands exactly on the marking
 //! boundary, and enqueues ECT in the next cycle), resets the block about
@@ -17,7 +17,7 @@
 //! Control corners: the reset is held for one to four cycles, mid-traffic,
 //! with random traffic and sometimes a parameter load on the other inputs
 //! (reset wins); parameter loads come now and then in runs of two to four
-//! consecutive cycles; one load in sixteen is out of range (values the
+//! consecutive cycles; one load in eight is out of range (values the
 //! parameter checks would refuse: `kmin > kmax`, thresholds beyond
 //! `buf_max`, `pmax > 1.0`), whose behaviour docs/cp.md defines.
 //! Payloads of streams whose valid is low are randomised by the lockstep
@@ -411,8 +411,10 @@ impl Stimulus<CpBlock> for CpStimulus {
         // followed by a stretch under the reset parameters.
         // Every 8,000 cycles on average (not while climbing to deep
         // thresholds: a reset would undo it).
-        self.reset_in = self.reset_in.saturating_sub(1);
-        if c == 0 || (self.reset_in == 0 && self.phase != Phase::DeepFill) {
+        if self.phase != Phase::DeepFill {
+            self.reset_in = self.reset_in.saturating_sub(1);
+        }
+        if c == 0 || self.reset_in == 0 {
             self.reset_in = r.range(1, 16_000);
             self.reset_left = if r.chance(96) { r.range(1, 3) } else { 0 };
             self.reset_cycle(q, &p, i);
@@ -422,6 +424,23 @@ impl Stimulus<CpBlock> for CpStimulus {
             self.reset_left -= 1;
             self.reset_cycle(q, &p, i);
             return;
+        }
+        // The depth sits on a threshold or one below it: most of the time
+        // enqueue the kind of packet that threshold is about, now.
+        let on = |t: u32| q == t || q.wrapping_add(1) == t;
+        if self.rng.chance(160) {
+            if on(p.kdrop) {
+                self.random_traffic(q, &p, i);
+                i.enq_valid = true;
+                i.enq_ecn = ecn::NOT_ECT;
+                return;
+            }
+            if on(p.kmin) || on(p.kmax) {
+                self.random_traffic(q, &p, i);
+                i.enq_valid = true;
+                i.enq_ecn = self.rng.pick(&[ecn::ECT0, ecn::ECT1]);
+                return;
+            }
         }
         if self.loads_left > 0 {
             // A run of back-to-back loads, with traffic.
@@ -449,8 +468,8 @@ impl Stimulus<CpBlock> for CpStimulus {
         self.phase_left -= 1;
         self.cfg_in -= 1;
         if self.cfg_in == 0 {
-            self.cfg_in = r.range(20, 5000);
-            if r.chance(64) && q < self.shape.depth_max() {
+            self.cfg_in = r.range(20, 3000);
+            if r.chance(96) && q < self.shape.depth_max() {
                 // Aim the next enqueue's draw at the marking boundary.
                 i.cfg_valid = true;
                 i.cfg = aimed_params(r, &self.shape, q).into();
@@ -468,7 +487,9 @@ impl Stimulus<CpBlock> for CpStimulus {
                 self.next_deep = c + r.range(150_000, 200_000) as u64;
                 let deep = deep_params(r, &self.shape);
                 let len_max = self.shape.len_max();
-                let climb = deep.kmin.max(deep.kdrop).saturating_sub(q) / len_max + 16;
+                // Up to the middle of the marking ramp.
+                let middle = deep.kmin + (deep.kmax - deep.kmin) / 2;
+                let climb = middle.saturating_sub(q) / len_max + 1;
                 i.cfg_valid = true;
                 i.cfg = deep.into();
                 self.phase = Phase::DeepFill;
@@ -514,11 +535,11 @@ impl CpStimulus {
         }
     }
 
-    /// A parameter set to load: valid, or one time in sixteen out of range
+    /// A parameter set to load: valid, or one time in eight out of range
     /// (any value the ports can carry).
     fn load(&mut self, _q: u32) -> CpParamsPort {
         let r = &mut self.rng;
-        if r.chance(16) {
+        if r.chance(32) {
             let d = self.shape.depth_max();
             let mut p = CpParamsPort {
                 kmin: r.upto(d),
@@ -587,6 +608,17 @@ fn aimed_params(r: &mut Rng, shape: &CpShape, q: u32) -> CpParams {
     if r.chance(64) {
         p.pmax = 0;
     }
+    // Half the time the exact equality: kmin = q - x, kmax = kmin + span and
+    // pmax = span (at most 1.0), so the boundary draw is u = x itself.
+    if r.chance(128) && q >= 1 && p.buf_max > q {
+        let span = r.range(2, PMAX_ONE.min(p.buf_max));
+        let x = r.upto((span - 1).min(q).min(0xffff));
+        if (q - x) as u64 + span as u64 <= p.buf_max as u64 {
+            p.kmin = q - x;
+            p.kmax = p.kmin + span;
+            p.pmax = span;
+        }
+    }
     let span = (p.kmax - p.kmin) as u64;
     let num = (q - p.kmin) as u64 * p.pmax as u64;
     // Smallest draw that is not marked; one below it is the largest marked.
@@ -624,7 +656,7 @@ fn enq_len(b: &mut Bits, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
 /// or landing on a threshold, rarely more than the queue holds.
 #[inline]
 fn deq_len(b: &mut Bits, q: u32, p: &CpParamsPort, len_max: u32) -> u32 {
-    if b.take(13) == 0 {
+    if b.take(11) == 0 {
         return b.rng().upto(len_max);
     }
     if b.chance(32) && q <= len_max {
@@ -723,7 +755,7 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
     let a = r.upto(buf_max);
     let b = r.upto(buf_max);
     let (mut kmin, mut kmax) = (a.min(b), a.max(b));
-    match r.upto(7) {
+    match r.upto(5) {
         0 => kmin = kmax, // DCTCP step marking
         1 => kmin = 0,
         2 => kmax = buf_max,
@@ -737,13 +769,13 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
         4 => 1,
         _ => r.upto(PMAX_ONE),
     };
-    let step = kmin == kmax && r.chance(128);
+    let step = kmin == kmax && r.chance(192);
     let kdrop = match r.upto(5) {
         0 => 0,
         1 => buf_max,
         _ => r.upto(buf_max),
     };
-    let seed = if r.chance(16) { 0 } else { r.next_u32() };
+    let seed = if r.chance(32) { 0 } else { r.next_u32() };
     let params = CpParams {
         kmin,
         kmax,

@@ -773,7 +773,7 @@ macro_rules! conformance_suite {
             }
             #[test]
             fn rotating_shapes_with_random_reset_values_match_golden() {
-                c::rotating_shapes_with_random_reset_values_match_golden::<$b>(2, 400_000);
+                c::rotating_shapes_with_random_reset_values_match_golden::<$b>(2, 1_000_000);
             }
             #[test]
             #[ignore = "deep tier: make test-deep"]
