@@ -334,6 +334,9 @@ fn report_problems(row: &VerifyRow) {
     if let Some((cycle, dut, why)) = &r.design_stop {
         eprintln!("STOPPED {name}: cycle {cycle}: {dut}: {why}");
     }
+    if r.compared == 0 && r.design_stop.is_none() {
+        eprintln!("FAILED {name}: no cycle was compared (the stimulus never asserted reset)");
+    }
     if !r.first.is_empty() || r.design_stop.is_some() {
         eprintln!("{name}: {}; {repro}", row.config);
     }
@@ -343,11 +346,14 @@ fn verify_status(rows: &[VerifyRow], allow_missed_coverage: bool) -> ExitCode {
     let mismatches = rows.iter().any(|r| r.report.mismatches > 0);
     let stopped = rows.iter().any(|r| r.report.design_stop.is_some());
     let missed = rows.iter().any(|r| !r.coverage_missed().is_empty());
+    // A run that compared nothing (the stimulus never reset the block)
+    // proves nothing.
+    let vacuous = rows.iter().any(|r| r.report.compared == 0);
     if mismatches {
         ExitCode::from(1)
     } else if stopped {
         ExitCode::from(2)
-    } else if missed && !allow_missed_coverage {
+    } else if vacuous || (missed && !allow_missed_coverage) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

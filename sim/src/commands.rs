@@ -216,7 +216,7 @@ impl<B: Block> Entry for Registered<B> {
         let mut writer = replay::OutputWriter::create(&o.out, &ports)?;
         let mut row = vec![0u128; n_in];
         let mut outs = vec![0u128; n_out];
-        let mut armed = false;
+        let mut armed = reset.is_none();
         let mut cycles = 0u64;
         let mut engine: Box<Engine> = if o.verilator {
             let (_, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir)?;

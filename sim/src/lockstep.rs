@@ -341,7 +341,9 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     let mut first_dut = 0usize;
     let mut stop_at: Option<u64> = None;
     let mut design_stop = None;
-    let mut armed = false; // a reset cycle has been run
+    // Outputs are compared once a reset cycle has run (from the start for a
+    // block without a reset input).
+    let mut armed = reset.is_none();
     let mut prev = B::In::default();
     let mut compared = 0u64;
     let mut cycle = 0u64;

@@ -658,6 +658,10 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
     assert_eq!(out.status.code(), Some(0));
     let out = ccrtl(&["verify", name, "--cycles", "0"]);
     assert_eq!(out.status.code(), Some(2));
+    // One cycle is the reset: nothing compared, which proves nothing.
+    let out = ccrtl(&["verify", name, "--cycles", "1", "--allow-missed-coverage"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no cycle was compared"));
 }
 
 /// Bad params files are refused by name with exit 2 and nothing written;
