@@ -228,3 +228,55 @@ fn an_interrupted_run_leaves_no_temporaries() {
         assert!(!vcd.exists(), "a partial VCD under the final name");
     }
 }
+
+/// `replay --engine verilator` on a design that calls `$finish` fails with
+/// exit 2 naming the cycle and the file, and writes no output.
+#[test]
+fn replay_of_a_design_that_finishes_fails_and_writes_nothing() {
+    let dir = tmp_dir("replay-finish");
+    let emitted = dir.join("v");
+    let o = ccrtl(&["emit", "cp", "--out", emitted.to_str().unwrap()]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(emitted.join("ccrtl_cp.v")).unwrap();
+    let fin = text.replacen(
+        "    // Update code\n",
+        "    reg [3:0] ccrtl_n = 0;\n    always @(posedge clk) begin ccrtl_n <= ccrtl_n + 1; if (ccrtl_n == 4'd5) $finish; end\n    // Update code\n",
+        1,
+    );
+    assert_ne!(fin, text);
+    let f = dir.join("fin.v");
+    std::fs::write(&f, fin).unwrap();
+    let stim = dir.join("in.csv");
+    let mut csv = String::from("rst,s_enq_valid,s_enq_len\n1,0,0\n");
+    for _ in 0..20 {
+        csv.push_str("0,1,100\n");
+    }
+    std::fs::write(&stim, csv).unwrap();
+    let out = dir.join("out.csv");
+    let o = ccrtl(&[
+        "replay",
+        "cp",
+        "--engine",
+        "verilator",
+        "--verilog",
+        f.to_str().unwrap(),
+        "--stimulus",
+        stim.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("$finish") && err.contains("fin.v:") && err.contains("cycle "),
+        "{err}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        !out.exists() && !left.iter().any(|n| n.contains(".tmp")),
+        "{left:?}"
+    );
+}
