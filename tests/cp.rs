@@ -609,3 +609,42 @@ fn emitted_modules_are_all_prefixed_and_coexist_with_other_files() {
         dir.display()
     ));
 }
+
+/// `verify --verilog` on a file emitted with other generation-time
+/// parameters is refused (exit 2) with both sets shown, not reported as a
+/// stream of mismatches; with the same params file it passes.
+#[test]
+fn verify_refuses_a_file_emitted_with_other_parameters() {
+    let toml =
+        "[cp.reset]\nkmin = 3000\nkmax = 40000\npmax = 0.3\nkdrop = 30000\nbuf_max = 60000\n";
+    let (out, out_dir) = emit_with_params("verify-header", toml);
+    assert!(out.status.success());
+    let file = out_dir.join("ccrtl_cp.v");
+    let o = ccrtl(&[
+        "verify",
+        "cp",
+        "--cycles",
+        "1000",
+        "--verilog",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("generated with other parameters") && err.contains("reset.kmin    = 3000"),
+        "{err}"
+    );
+    let params = out_dir.parent().unwrap().join("p.toml");
+    let o = ccrtl(&[
+        "verify",
+        "cp",
+        "--cycles",
+        "300000",
+        "--verilog",
+        file.to_str().unwrap(),
+        "--params",
+        params.to_str().unwrap(),
+        "--allow-missed-coverage",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -132,6 +132,7 @@ pub fn model_of<B: Block>(
         Some(p) => {
             let text =
                 std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            check_header::<B>(config, &text, p)?;
             (p.to_path_buf(), text)
         }
         None => {
@@ -333,6 +334,35 @@ impl<B: Block> Entry for Registered<B> {
         }
         Ok(row)
     }
+}
+
+/// The `//   key = value` lines of an emitted file's "Generation-time
+/// parameters" header, or `None` for a file without one (hand-written).
+fn header_parameters(text: &str) -> Option<Vec<&str>> {
+    let mut lines = text.lines().take_while(|l| l.starts_with("//"));
+    lines.find(|l| l.trim() == "// Generation-time parameters:")?;
+    Some(lines.take_while(|l| l.starts_with("//   ")).collect())
+}
+
+/// A file emitted by ccrtl states the generation-time parameters it was
+/// made with; verifying it against others would report every difference
+/// as a mismatch. Refuse that with the two sets side by side.
+fn check_header<B: Block>(config: &B::Config, text: &str, path: &Path) -> Result<()> {
+    let Some(file) = header_parameters(text) else {
+        return Ok(());
+    };
+    let emitted = B::verilog(config);
+    let ours = header_parameters(&emitted).unwrap_or_default();
+    if file != ours {
+        bail!(
+            "{} was generated with other parameters than the ones verified; pass the \
+             --params file it was emitted with.\n  the file says:\n{}\n  verify uses:\n{}",
+            path.display(),
+            file.join("\n"),
+            ours.join("\n")
+        );
+    }
+    Ok(())
 }
 
 /// The Verilator model of freshly emitted Verilog (kept in memory only).

@@ -215,8 +215,12 @@ impl Block for CpBlock {
                 cov.hit(TAIL_DROP);
             } else if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
                 cov.hit(RAMP);
-                if q >> (g.config().shape.depth_bits - 1) == 1 {
+                let top = g.config().shape.depth_bits - 1;
+                if q >> top == 1 {
                     cov.hit(RAMP_TOP_BIT);
+                }
+                if p.pmax > PMAX_ONE && (q - p.kmin as u64) >> top == 1 {
+                    cov.hit(RAMP_WIDEST);
                 }
                 let span = (p.kmax - p.kmin) as u64;
                 if g.draw() as u64 * span == (q - p.kmin as u64) * p.pmax as u64 {
@@ -253,9 +257,15 @@ impl Block for CpBlock {
             }
             if i.cfg.seed == 0 {
                 cov.hit(SEED_ZERO);
+            } else if i.cfg.seed >> 16 == 0 || i.cfg.seed & 0xffff == 0 {
+                cov.hit(SEED_HALF_ZERO);
             }
             if i.enq_valid {
                 cov.hit(CFG_WITH_ENQ);
+                let ect = i.enq_ecn == ecn::ECT0 || i.enq_ecn == ecn::ECT1;
+                if ect && p.kmin as u64 <= q && q < p.kmax as u64 && i.cfg.pmax != p.pmax {
+                    cov.hit(LOAD_WITH_RAMP_ENQ);
+                }
             }
             if prev.cfg_valid && !prev.rst {
                 cov.hit(CFG_BACK_TO_BACK);
@@ -309,6 +319,9 @@ const COVER: &[&str] = &[
     "parameter loads in consecutive cycles",
     "out-of-range parameter load (one the checks refuse)",
     "ECT enqueue on the ramp with the depth's top bit set",
+    "ECT enqueue on the ramp, pmax > 1.0 and q - kmin with the top bit set",
+    "parameter seed with a zero half (the 0 fallback must see all 32 bits)",
+    "load swinging pmax in the cycle of an ECT enqueue on the ramp",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -340,6 +353,9 @@ const RESET_HELD: usize = 29;
 const CFG_BACK_TO_BACK: usize = 30;
 const CFG_OUT_OF_RANGE: usize = 31;
 const RAMP_TOP_BIT: usize = 32;
+const RAMP_WIDEST: usize = 33;
+const SEED_HALF_ZERO: usize = 34;
+const LOAD_WITH_RAMP_ENQ: usize = 35;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -369,6 +385,8 @@ pub struct CpStimulus {
     loads_left: u32,
     /// Cycle from which the next load is a deep one.
     next_deep: u64,
+    /// Deep loads so far (every second one is the out-of-range wide ramp).
+    deep_count: u64,
     /// Cycles to the next mid-traffic reset.
     reset_in: u32,
 }
@@ -385,8 +403,9 @@ impl Stimulus<CpBlock> for CpStimulus {
             aimed_enqueue: false,
             reset_left: 0,
             loads_left: 0,
-            next_deep: 20_000 + Rng::new(seed ^ 0xdee9).upto(40_000) as u64,
+            next_deep: 5_000 + Rng::new(seed ^ 0xdee9).upto(20_000) as u64,
             reset_in: 0,
+            deep_count: 0,
         }
     }
 
@@ -442,6 +461,24 @@ impl Stimulus<CpBlock> for CpStimulus {
                 return;
             }
         }
+        // On the ramp, now and then an ECT enqueue in the same cycle as a
+        // load that swings pmax (0 <-> 1.0) and moves kmin and kmax: the
+        // decision must use the parameters of the enqueue's own cycle in
+        // every stage of the pipeline.
+        let on_ramp = p.kmin <= q && q < p.kmax;
+        if on_ramp && self.phase != Phase::DeepFill && self.rng.chance(6) {
+            self.random_traffic(q, &p, i);
+            i.enq_valid = true;
+            i.enq_ecn = self.rng.pick(&[ecn::ECT0, ecn::ECT1]);
+            let mut n = p;
+            n.pmax = if p.pmax == 0 { PMAX_ONE } else { 0 };
+            n.kmin = self.rng.upto(p.kmin);
+            n.kmax = self.rng.range(p.kmax, p.buf_max.max(p.kmax));
+            n.seed = random_seed(&mut self.rng);
+            i.cfg_valid = true;
+            i.cfg = n;
+            return;
+        }
         if self.loads_left > 0 {
             // A run of back-to-back loads, with traffic.
             self.loads_left -= 1;
@@ -477,21 +514,24 @@ impl Stimulus<CpBlock> for CpStimulus {
                 return;
             }
             if c >= self.next_deep {
-                // Deep, every 150,000 to 200,000 cycles: thresholds in the
-                // top half of the counter's range, the whole range as
-                // buffer, the largest packets back to back until the depth
-                // is there, then ordinary traffic around it, so the top bit
-                // of the depth and of every threshold is exercised on
-                // every shape (the way up takes 2^(D-1) / len_max cycles:
-                // 33,000 for D = 28, L = 12).
-                self.next_deep = c + r.range(150_000, 200_000) as u64;
-                let deep = deep_params(r, &self.shape);
+                // Deep, every 40,000 to 80,000 cycles plus four times the
+                // climb: thresholds in the top half of the counter's range
+                // (or, every second time, an out-of-range ramp with pmax > 1.0
+                // from near 0 to the top), the whole range as buffer, the
+                // largest packets back to back until the depth is there,
+                // then ordinary traffic around it, so the top bit of the
+                // depth, of every threshold and of the ramp's products is
+                // exercised on every shape (the way up takes 2^(D-1) /
+                // len_max cycles: 33,000 for D = 28, L = 12).
+                self.deep_count += 1;
+                let (deep, target) = deep_params(r, &self.shape, self.deep_count % 2 == 0);
                 let len_max = self.shape.len_max();
-                // Up to the middle of the marking ramp.
-                let middle = deep.kmin + (deep.kmax - deep.kmin) / 2;
-                let climb = middle.saturating_sub(q) / len_max + 1;
+                let climb = target.saturating_sub(q) / len_max + 1;
+                // Often where the climb is short, less often where it is
+                // long (so it takes at most about a fifth of the cycles).
+                self.next_deep = c + r.range(40_000, 80_000) as u64 + 4 * climb as u64;
                 i.cfg_valid = true;
-                i.cfg = deep.into();
+                i.cfg = deep;
                 self.phase = Phase::DeepFill;
                 self.phase_left = climb;
                 self.cfg_in = climb + r.range(2000, 6000);
@@ -547,7 +587,7 @@ impl CpStimulus {
                 pmax: r.upto((1 << PMAX_BITS) - 1),
                 kdrop: r.upto(d),
                 buf_max: r.upto(d),
-                seed: r.next_u32(),
+                seed: random_seed(r),
             };
             // Keep the thresholds within reach of the traffic half the time.
             if r.chance(128) {
@@ -722,11 +762,31 @@ impl<'a> Bits<'a> {
     }
 }
 
-/// A valid parameter set with `kmin`, `kmax` and `kdrop` in the top half of
-/// the depth counter's range and the whole range as buffer.
-fn deep_params(r: &mut Rng, shape: &CpShape) -> CpParams {
+/// A parameter set for a deep climb and the depth to climb to: a valid set
+/// with `kmin`, `kmax` and `kdrop` in the top half of the counter's range
+/// and the whole range as buffer (climb to the middle of the ramp), or with
+/// `wide` an out-of-range one with `pmax > 1.0` on a ramp from near 0 to the
+/// top (climb to where `q - kmin` has the counter's top bit).
+fn deep_params(r: &mut Rng, shape: &CpShape, wide: bool) -> (CpParamsPort, u32) {
     let max = shape.depth_max();
     let half = max / 2 + 1;
+    if wide {
+        // Out of range: pmax above 1.0 on a ramp from near 0 to the top, and
+        // a climb to where q - kmin has the counter's top bit: the widest
+        // products the ramp can form.
+        let kmin = r.upto(half / 4);
+        let kmax = r.range(max - max / 16, max);
+        let p = CpParamsPort {
+            kmin,
+            kmax,
+            pmax: r.range(PMAX_ONE + 1, (1 << PMAX_BITS) - 1),
+            kdrop: max,
+            buf_max: max,
+            seed: random_seed(r),
+        };
+        let target = kmin + half + (kmax - kmin - half) / 2;
+        return (p, target);
+    }
     let a = r.range(half, max);
     let b = r.range(half, max);
     let p = CpParams {
@@ -735,10 +795,23 @@ fn deep_params(r: &mut Rng, shape: &CpShape) -> CpParams {
         pmax: r.upto(PMAX_ONE),
         kdrop: r.range(half, max),
         buf_max: max,
-        seed: r.next_u32(),
+        seed: random_seed(r),
     };
     debug_assert!(p.validate(shape).is_ok(), "{p:?}");
-    p
+    // Up to the middle of the marking ramp.
+    (p.into(), p.kmin + (p.kmax - p.kmin) / 2)
+}
+
+/// A non-zero seed, often with a zero half or a single bit set (the seed-0
+/// fallback must look at all 32 bits).
+fn random_seed(r: &mut Rng) -> u32 {
+    let x = r.next_u32() | 1 << r.upto(31);
+    match r.upto(7) {
+        0 => x << 16 | 1 << (16 + r.upto(15)),
+        1 => (x & 0xffff) | 1 << r.upto(15),
+        2 => 1 << r.upto(31),
+        _ => x,
+    }
 }
 
 /// A random parameter set that passes `CpParams::validate`, drawn so that
@@ -775,7 +848,7 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
         1 => buf_max,
         _ => r.upto(buf_max),
     };
-    let seed = if r.chance(32) { 0 } else { r.next_u32() };
+    let seed = if r.chance(32) { 0 } else { random_seed(r) };
     let params = CpParams {
         kmin,
         kmax,
