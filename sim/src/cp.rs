@@ -524,7 +524,7 @@ impl Stimulus<CpBlock> for CpStimulus {
                 // exercised on every shape (the way up takes 2^(D-1) /
                 // len_max cycles: 33,000 for D = 28, L = 12).
                 self.deep_count += 1;
-                let (deep, target) = deep_params(r, &self.shape, self.deep_count % 2 == 0);
+                let (deep, target) = deep_params(r, &self.shape, self.deep_count & 1 == 0);
                 let len_max = self.shape.len_max();
                 let climb = target.saturating_sub(q) / len_max + 1;
                 // Often where the climb is short, less often where it is
