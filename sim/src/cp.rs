@@ -447,19 +447,17 @@ impl Stimulus<CpBlock> for CpStimulus {
         // The depth sits on a threshold or one below it: most of the time
         // enqueue the kind of packet that threshold is about, now.
         let on = |t: u32| q == t || q.wrapping_add(1) == t;
-        if self.rng.chance(160) {
-            if on(p.kdrop) {
-                self.random_traffic(q, &p, i);
-                i.enq_valid = true;
-                i.enq_ecn = ecn::NOT_ECT;
-                return;
-            }
-            if on(p.kmin) || on(p.kmax) {
-                self.random_traffic(q, &p, i);
-                i.enq_valid = true;
-                i.enq_ecn = self.rng.pick(&[ecn::ECT0, ecn::ECT1]);
-                return;
-            }
+        // (The comparisons first: a draw only when the depth is there.)
+        let at_kdrop = on(p.kdrop);
+        if (at_kdrop || on(p.kmin) || on(p.kmax)) && self.rng.chance(160) {
+            self.random_traffic(q, &p, i);
+            i.enq_valid = true;
+            i.enq_ecn = if at_kdrop {
+                ecn::NOT_ECT
+            } else {
+                self.rng.pick(&[ecn::ECT0, ecn::ECT1])
+            };
+            return;
         }
         // On the ramp, now and then an ECT enqueue in the same cycle as a
         // load that swings pmax (0 <-> 1.0) and moves kmin and kmax: the
