@@ -287,13 +287,11 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     let iw = verilator::words_of(&ports, Dir::In);
     let ow = verilator::words_of(&ports, Dir::Out);
     let cares = ports::cares(&ins);
-    // Every port fits one word: packing is a plain copy.
-    let in_narrow = ins.iter().all(|p| p.width <= 32);
-    let out_narrow = outs.iter().all(|p| p.width <= 32);
+    let (in_layout, out_layout) = (ports::Layout::new(&ins), ports::Layout::new(&outs));
     let reset = ins.iter().position(|p| p.name == B::RESET);
     // The packed word that holds the 1-bit reset input.
     let reset_word: Option<usize> = reset.map(|x| ins[..x].iter().map(|p| p.words()).sum());
-    let mut dont_care = opts.dont_care_seed.map(|s| RandomBits::new(Rng::new(s)));
+    let mut dont_care = opts.dont_care_seed.map(Rng::new);
     // (payload port, its valid, its width) for every gated input.
     let gated: Vec<(usize, usize, u32)> = cares
         .iter()
@@ -344,6 +342,8 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     // Outputs are compared once a reset cycle has run (from the start for a
     // block without a reset input).
     let mut armed = reset.is_none();
+    let mut compared_from: Option<u64> = armed.then_some(0);
+    let mut trace = TraceWriter::new(&ins, &outs);
     let mut prev = B::In::default();
     let mut compared = 0u64;
     let mut cycle = 0u64;
@@ -363,12 +363,16 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         b.ins.clear();
         // Fresh random values for the don't-care inputs of this batch.
         if let Some(r) = dont_care.as_mut() {
-            for (g, &(_, _, width)) in gated.iter().enumerate() {
+            for (g, &(j, _, _)) in gated.iter().enumerate() {
                 for e in 0..POOL {
-                    pool[g * POOL + e] = r.take(width);
+                    let mut x = r.next_u64() as u128;
+                    if ins[j].width > 64 {
+                        x |= (r.next_u64() as u128) << 64;
+                    }
+                    pool[g * POOL + e] = x & ins[j].max();
                 }
             }
-            pool_offset = r.take(16) as usize;
+            pool_offset = r.next_u32() as usize;
         }
         // Stimulus and golden model. The inputs are kept in the batch and
         // used from there, not copied again.
@@ -401,18 +405,8 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
             );
             let o = B::golden_step(&mut golden, i);
             B::encode_out(&o, &mut out_values);
-            pack(
-                in_narrow,
-                &ins,
-                &in_values,
-                &mut b.in_words[k * iw..(k + 1) * iw],
-            );
-            pack(
-                out_narrow,
-                &outs,
-                &out_values,
-                &mut b.expected[k * ow..(k + 1) * ow],
-            );
+            in_layout.pack(&in_values, &mut b.in_words[k * iw..(k + 1) * iw]);
+            out_layout.pack(&out_values, &mut b.expected[k * ow..(k + 1) * ow]);
         }
         if let Some(last) = b.ins.last() {
             prev = *last;
@@ -475,10 +469,11 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
                 }
             }
             if let Some(f) = full.as_mut() {
-                write_cycle(f, &b, k, &ins, &outs, first_dut, armed)?;
+                trace.cycle(f, &b, k, first_dut, compared_from)?;
             }
-            if reset_word.is_some_and(|w| b.in_words[k * iw + w] & 1 == 1) {
+            if !armed && reset_word.is_some_and(|w| b.in_words[k * iw + w] & 1 == 1) {
                 armed = true;
+                compared_from = Some(c + 1);
             }
         }
         let ran_batch = ran;
@@ -508,7 +503,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
             for b in &history {
                 for k in 0..b.n {
                     if b.start + k as u64 >= from {
-                        write_cycle(&mut t, b, k, &ins, &outs, first_dut, true)?;
+                        trace.cycle(&mut t, b, k, first_dut, compared_from)?;
                     }
                 }
             }
@@ -539,81 +534,53 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     })
 }
 
-/// [`ports::pack`], with a plain copy when every port is one word wide.
-#[inline(always)]
-fn pack(narrow: bool, ports: &[Port], values: &[u128], words: &mut [u32]) {
-    if narrow {
-        for (w, v) in words.iter_mut().zip(values) {
-            *w = *v as u32;
-        }
-    } else {
-        ports::pack(ports, values, words);
-    }
+/// Writes batches' cycles to a VCD: the actual outputs of one design, shown
+/// equal to the expected ones before the first compared cycle.
+struct TraceWriter<'a> {
+    ins: &'a [Port],
+    outs: &'a [Port],
+    iw: usize,
+    ow: usize,
+    i: Vec<u128>,
+    e: Vec<u128>,
+    a: Vec<u128>,
 }
 
-/// Random values of any width from a reservoir of random bits: one 64-bit
-/// draw serves several narrow ports.
-struct RandomBits {
-    rng: Rng,
-    acc: u64,
-    left: u32,
-}
-
-impl RandomBits {
-    fn new(rng: Rng) -> RandomBits {
-        RandomBits {
-            rng,
-            acc: 0,
-            left: 0,
+impl<'a> TraceWriter<'a> {
+    fn new(ins: &'a [Port], outs: &'a [Port]) -> TraceWriter<'a> {
+        TraceWriter {
+            ins,
+            outs,
+            iw: ins.iter().map(|p| p.words()).sum(),
+            ow: outs.iter().map(|p| p.words()).sum(),
+            i: vec![0; ins.len()],
+            e: vec![0; outs.len()],
+            a: vec![0; outs.len()],
         }
     }
 
-    /// A uniform value of `width` bits (at most 128). Bits left over when a
-    /// value does not fit the reservoir are dropped.
-    #[inline(always)]
-    fn take(&mut self, width: u32) -> u128 {
-        if width > 64 {
-            let lo = self.take(64);
-            return lo | self.take(width - 64) << 64;
+    /// Cycle `k` of batch `b`, the outputs of design `d`, compared from
+    /// cycle `from` on (`None`: not yet).
+    fn cycle<I>(
+        &mut self,
+        t: &mut VcdTrace,
+        b: &Batch<I>,
+        k: usize,
+        d: usize,
+        from: Option<u64>,
+    ) -> std::io::Result<()> {
+        let (iw, ow) = (self.iw, self.ow);
+        let c = b.start + k as u64;
+        ports::unpack(self.ins, &b.in_words[k * iw..(k + 1) * iw], &mut self.i);
+        ports::unpack(self.outs, &b.expected[k * ow..(k + 1) * ow], &mut self.e);
+        match b.actual.get(d) {
+            Some(act) if from.is_some_and(|f| c >= f) => {
+                ports::unpack(self.outs, &act[k * ow..(k + 1) * ow], &mut self.a)
+            }
+            _ => self.a.copy_from_slice(&self.e),
         }
-        if self.left < width {
-            self.acc = self.rng.next_u64();
-            self.left = 64;
-        }
-        let v = if width == 64 {
-            self.acc
-        } else {
-            self.acc & ((1u64 << width) - 1)
-        };
-        self.acc = self.acc.checked_shr(width).unwrap_or(0);
-        self.left -= width;
-        v as u128
+        t.cycle(c, &self.i, &self.e, &self.a)
     }
-}
-
-/// Writes cycle `k` of batch `b` to a trace (the actual outputs of design
-/// `d`; before the first reset they are not compared: shown equal).
-fn write_cycle<I>(
-    t: &mut VcdTrace,
-    b: &Batch<I>,
-    k: usize,
-    ins: &[Port],
-    outs: &[Port],
-    d: usize,
-    compared: bool,
-) -> std::io::Result<()> {
-    let iw: usize = ins.iter().map(|p| p.words()).sum();
-    let ow: usize = outs.iter().map(|p| p.words()).sum();
-    let mut i = vec![0u128; ins.len()];
-    let mut e = vec![0u128; outs.len()];
-    let mut a = vec![0u128; outs.len()];
-    ports::unpack(ins, &b.in_words[k * iw..(k + 1) * iw], &mut i);
-    ports::unpack(outs, &b.expected[k * ow..(k + 1) * ow], &mut e);
-    match b.actual.get(d) {
-        Some(act) if compared => ports::unpack(outs, &act[k * ow..(k + 1) * ow], &mut a),
-        _ => a.copy_from_slice(&e),
-    }
-    t.cycle(b.start + k as u64, &i, &e, &a)
 }
 
 fn progress_bar(opts: &RunOptions) -> Option<indicatif::ProgressBar> {

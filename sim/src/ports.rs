@@ -125,6 +125,34 @@ pub fn from_hdl(ports: &[ccrtl_hdl::ports::HdlPort], clock: &str) -> Vec<Port> {
     v
 }
 
+/// A port list ready for packing many times (the lockstep packs every
+/// cycle): when every port fits one word, packing is a plain copy.
+pub struct Layout<'a> {
+    ports: &'a [Port],
+    narrow: bool,
+}
+
+impl<'a> Layout<'a> {
+    pub fn new(ports: &'a [Port]) -> Layout<'a> {
+        Layout {
+            ports,
+            narrow: ports.iter().all(|p| p.width <= 32),
+        }
+    }
+
+    /// As [`pack`].
+    #[inline]
+    pub fn pack(&self, values: &[u128], words: &mut [u32]) {
+        if self.narrow {
+            for (w, v) in words.iter_mut().zip(values) {
+                *w = *v as u32;
+            }
+        } else {
+            pack(self.ports, values, words);
+        }
+    }
+}
+
 /// Packs `values` (one per port, in order) into `words`.
 #[inline]
 pub fn pack(ports: &[Port], values: &[u128], words: &mut [u32]) {
