@@ -19,6 +19,23 @@ module ccrtl_wide(input clk, input [103:0] a, input [39:0] b, input [7:0] c,
 endmodule
 ";
 
+/// The Verilator model of `text` (top `top`, clock `clk`), named `shown`.
+fn build(
+    text: &str,
+    shown: &str,
+    top: &str,
+    ports: &[Port],
+) -> Result<Model, ccrtl_sim::verilator::VerilatorError> {
+    Model::build(
+        text,
+        shown,
+        top,
+        "clk",
+        ports,
+        &test_root().join("verilator"),
+    )
+}
+
 fn wide_ports() -> Vec<Port> {
     vec![
         Port::input("a", 104),
@@ -33,15 +50,7 @@ fn wide_ports() -> Vec<Port> {
 #[test]
 fn ports_over_64_bits_cross_the_ffi_intact() {
     let ports = wide_ports();
-    let m = Model::build(
-        WIDE,
-        "wide.v",
-        "ccrtl_wide",
-        "clk",
-        &ports,
-        &test_root().join("verilator"),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let m = build(WIDE, "wide.v", "ccrtl_wide", &ports).unwrap_or_else(|e| panic!("{e}"));
     let mut dut = VerilatorDut::new(&m, &ports, 1);
     let mut r = Rng::new(3);
     let mask104 = (1u128 << 104) - 1;
@@ -67,16 +76,9 @@ fn ports_over_64_bits_cross_the_ffi_intact() {
 #[test]
 fn a_verilog_error_is_reported_with_the_tool_output() {
     let broken = WIDE.replace("y <= a + 104'd1;", "y <= a +;");
-    let e = Model::build(
-        &broken,
-        "wide.v",
-        "ccrtl_wide",
-        "clk",
-        &wide_ports(),
-        &test_root().join("verilator"),
-    )
-    .err()
-    .expect("a syntax error must fail the build");
+    let e = build(&broken, "wide.v", "ccrtl_wide", &wide_ports())
+        .err()
+        .expect("a syntax error must fail the build");
     let msg = e.to_string();
     assert!(
         msg.contains("verilator") && msg.contains("syntax error"),
@@ -111,15 +113,7 @@ fn finish_stop_fatal_and_assertions_stop_the_run_with_file_and_line() {
         ("assert (n != 8'd100)", "$"),
     ] {
         let text = stopping(what);
-        let m = Model::build(
-            &text,
-            "my/stop.v",
-            "ccrtl_stop",
-            "clk",
-            &ports,
-            &test_root().join("verilator"),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let m = build(&text, "my/stop.v", "ccrtl_stop", &ports).unwrap_or_else(|e| panic!("{e}"));
         let mut inst = m.instantiate(5);
         // Batch of 300 cycles: reset in the first, then counting.
         let mut ins = vec![0u32; 300];
@@ -238,12 +232,7 @@ fn replay_of_a_design_that_finishes_fails_and_writes_nothing() {
     let o = ccrtl(&["emit", "cp", "--out", emitted.to_str().unwrap()]);
     assert!(o.status.success());
     let text = std::fs::read_to_string(emitted.join("ccrtl_cp.v")).unwrap();
-    let fin = text.replacen(
-        "    // Update code\n",
-        "    reg [3:0] ccrtl_n = 0;\n    always @(posedge clk) begin ccrtl_n <= ccrtl_n + 1; if (ccrtl_n == 4'd5) $finish; end\n    // Update code\n",
-        1,
-    );
-    assert_ne!(fin, text);
+    let fin = common::with_finish_after(&text, 5);
     let f = dir.join("fin.v");
     std::fs::write(&f, fin).unwrap();
     let stim = dir.join("in.csv");

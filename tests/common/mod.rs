@@ -73,3 +73,18 @@ pub fn yosys_ok(script: &str) {
         String::from_utf8_lossy(&y.stderr)
     );
 }
+
+/// An emitted file with a planted `$finish` that fires after `n` clock
+/// edges (a counter of its own, before the top module's logic).
+pub fn with_finish_after(verilog: &str, n: u32) -> String {
+    let planted = verilog.replacen(
+        "    // Update code\n",
+        &format!(
+            "    reg [31:0] ccrtl_n = 0;\n    always @(posedge clk) begin ccrtl_n <= ccrtl_n + 1; \
+             if (ccrtl_n == 32'd{n}) $finish; end\n    // Update code\n"
+        ),
+        1,
+    );
+    assert_ne!(planted, verilog, "no place to plant $finish");
+    planted
+}
