@@ -41,7 +41,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 9;
+const SHIM_VERSION: u32 = 11;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -338,7 +338,7 @@ fn compile(
             // Hidden visibility: the model's functions are not interposable,
             // so the compiler inlines across the unity file (the shim's
             // entry points are exported by attribute).
-            .args(["-shared", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
+            .args(["-shared", "-fPIC", "-O3", "-std=c++17", "-w", "-pthread"])
             .args(["-fvisibility=hidden", "-fno-semantic-interposition"])
             .args(USER_HOOKS)
             .arg("-include")
