@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use ccrtl_golden::cp::{CpConfig, CpIn, CpParams, CpShape, PMAX_ONE};
+use ccrtl_golden::cp::{CpConfig, CpIn, CpParams, CpShape, LATENCY, PMAX_ONE};
 use ccrtl_sim::block::Block;
 use ccrtl_sim::cp::{random_params, CpBlock};
 use ccrtl_sim::lockstep::VerilatorDut;
@@ -135,12 +135,13 @@ impl BlockTests for CpBlock {
 
     const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)] = EQUIVALENT_CP;
 
-    /// The tail-drop test forgets the packet's own length.
+    /// The tail-drop test forgets the packet's own length (the tail
+    /// threshold `t = buf_max - len` becomes `buf_max`).
     fn planted_bug(verilog: &str) -> String {
-        verilog.replacen(
-            "(sum > ((buf_max$q) & 32'hffffffff))",
-            "(q32 > ((buf_max$q) & 32'hffffffff))",
-            1,
+        replace_line(
+            verilog,
+            "        a_t$d = ((buf_max$q)",
+            "        a_t$d = buf_max$q;",
         )
     }
 
@@ -294,6 +295,18 @@ const EQUIVALENT_CP: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// `text` with the first line that starts with `prefix` replaced by `line`
+/// (unchanged if there is none: the callers check that a bug was planted).
+fn replace_line(text: &str, prefix: &str, line: &str) -> String {
+    match text.find(prefix) {
+        Some(start) => {
+            let end = text[start..].find('\n').map_or(text.len(), |e| start + e);
+            format!("{}{}{}", &text[..start], line, &text[end..])
+        }
+        None => text.to_string(),
+    }
+}
+
 /// `ccrtl emit all` with a params file holding `toml`; returns the command's
 /// output and the directory it was asked to write.
 fn emit_with_params(name: &str, toml: &str) -> (std::process::Output, PathBuf) {
@@ -312,8 +325,8 @@ fn emit_with_params(name: &str, toml: &str) -> (std::process::Output, PathBuf) {
     (out, out_dir)
 }
 
-/// Reset, a load of `p`, `n` back-to-back 1,000-byte ECT(0) enqueues, four
-/// idle cycles to see the last decisions.
+/// Reset, a load of `p`, `n` back-to-back 1,000-byte ECT(0) enqueues, idle
+/// cycles to see the last decision.
 fn load_then_enqueue(p: CpParams, n: usize) -> Vec<CpIn> {
     let mut trace = vec![
         CpIn {
@@ -333,7 +346,7 @@ fn load_then_enqueue(p: CpParams, n: usize) -> Vec<CpIn> {
         ..CpIn::default()
     };
     trace.extend(std::iter::repeat_n(enq, n));
-    trace.extend(std::iter::repeat_n(CpIn::default(), 4));
+    trace.extend(std::iter::repeat_n(CpIn::default(), LATENCY + 1));
     trace
 }
 
@@ -345,7 +358,10 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
     let dir = tmp_dir("cp-hand-bugs");
     let good = CpBlock::verilog(&CpConfig::default());
     let load_start = good.find("        if (s_cfg_valid) begin").unwrap();
-    let load_end = good.find("        lhs_lo =").unwrap();
+    let load_end = load_start
+        + good[load_start..]
+            .find("        b_valid$d = a_valid$q;")
+            .unwrap();
     let load = &good[load_start..load_end];
     let late_load = format!("{}{}", &good[..load_start], &good[load_end..]).replacen(
         "        m_dec_valid = o_valid$q;",
@@ -354,12 +370,16 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
     );
     let bugs: Vec<(&str, String)> = vec![
         (
-            "valid gating dropped: the tail-drop test without s_enq_valid",
-            good.replacen("tail = s_enq_valid & ~wred &", "tail = ~wred &", 1),
+            "valid gating dropped: the tail-drop test without the enqueue's valid",
+            good.replacen("tail = c_valid$q & ~wred &", "tail = ~wred &", 1),
         ),
         (
-            "valid gating dropped: the WRED test without s_enq_valid",
-            good.replacen("wred = s_enq_valid & (s_enq_ecn", "wred = (s_enq_ecn", 1),
+            "valid gating dropped: the WRED test without the enqueue's valid",
+            good.replacen("wred = c_valid$q & c_notect$q", "wred = c_notect$q", 1),
+        ),
+        (
+            "valid gating dropped: a dequeue length used without s_deq_valid",
+            good.replacen("if (s_deq_valid) begin", "if (1'b1) begin", 1),
         ),
         ("a parameter load in a reset cycle wins over reset", late_load),
         (

@@ -33,12 +33,17 @@
 //! which differs from the real-valued `p(q)` by less than `2^-16`.
 //!
 //! # Timing (the interface contract the RTL must meet)
-//! - One enqueue per cycle (II = 1). A decision leaves [`LATENCY`] cycles
-//!   after its enqueue: an enqueue presented in cycle `n` has its decision on
-//!   the outputs during cycle `n + 3`.
-//! - The enqueue in cycle `n` sees the depth at the start of cycle `n`: an
-//!   enqueue and a dequeue in the same cycle are applied enqueue first, and
-//!   the dequeue does not make room for the enqueue of its own cycle.
+//! - One enqueue and one dequeue per cycle (II = 1). A decision leaves
+//!   [`LATENCY`] cycles after its enqueue: an enqueue presented in cycle `n`
+//!   has its decision on the outputs during cycle `n + 11`.
+//! - The enqueue in cycle `n` sees the depth after every event of cycles
+//!   before `n`: an enqueue and a dequeue in the same cycle are applied
+//!   enqueue first, and the dequeue does not make room for the enqueue of
+//!   its own cycle. Back-to-back enqueues see each other exactly.
+//! - The depth and underflow outputs lag by [`DEPTH_LAG`] cycles: during
+//!   cycle `n` they show the depth (and flag) that an enqueue of cycle
+//!   `n - 3` saw. (The RTL takes three pipeline stages to bring an event to
+//!   its depth update; [`Cp::depth`] is the depth the next enqueue sees.)
 //! - A dequeue subtracts its length; a dequeue longer than the queue (the
 //!   user's queue and this counter disagree) clamps the depth at 0 and sets
 //!   the sticky `underflow` flag, cleared only by reset.
@@ -54,7 +59,10 @@ use crate::error::ParamError;
 use crate::xorshift;
 
 /// Cycles from an enqueue to its decision on the outputs.
-pub const LATENCY: usize = 3;
+pub const LATENCY: usize = 11;
+/// Cycles by which the `depth` and `underflow` outputs lag the depth that
+/// enqueues see.
+pub const DEPTH_LAG: usize = 3;
 
 /// `pmax` value that means a probability of 1 (Q1.16).
 pub const PMAX_ONE: u32 = 1 << 16;
@@ -342,9 +350,9 @@ pub struct CpOut {
     /// ECN codepoint the packet leaves with; 0 when `dec_valid` is low and
     /// for a dropped packet.
     pub dec_ecn: u8,
-    /// Queue depth in bytes at the start of this cycle.
+    /// Queue depth in bytes that an enqueue of [`DEPTH_LAG`] cycles ago saw.
     pub depth: u32,
-    /// Sticky: a dequeue was longer than the queue.
+    /// Sticky: a dequeue was longer than the queue (lagging like `depth`).
     pub underflow: bool,
 }
 
@@ -365,6 +373,9 @@ pub struct Cp {
     rng: u32,
     /// `pipe[i]` holds the decision of the enqueue made `i + 1` cycles ago.
     pipe: [Decision; LATENCY],
+    /// `lag[i]`: depth and underflow at the start of the cycle `i + 1`
+    /// cycles ago (what the outputs show [`DEPTH_LAG`] cycles later).
+    lag: [(u32, bool); DEPTH_LAG],
 }
 
 impl Cp {
@@ -378,6 +389,7 @@ impl Cp {
             underflow: false,
             rng: seed_or_reset(config.reset.seed),
             pipe: [Decision::default(); LATENCY],
+            lag: [(0, false); DEPTH_LAG],
         })
     }
 
@@ -385,10 +397,26 @@ impl Cp {
         &self.config
     }
 
-    /// Current queue depth in bytes.
+    /// The queue depth in bytes that an enqueue in the current cycle sees
+    /// (the `depth` output shows it [`DEPTH_LAG`] cycles later).
     #[inline]
     pub fn depth(&self) -> u32 {
         self.depth
+    }
+
+    /// The depth an enqueue of the previous cycle saw (0 right after a
+    /// reset).
+    #[inline]
+    pub fn previous_depth(&self) -> u32 {
+        self.lag[0].0
+    }
+
+    /// The action code decided for an enqueue of the previous cycle, if
+    /// there was one (it reaches the outputs [`LATENCY`] - 1 cycles later).
+    #[inline]
+    pub fn previous_action(&self) -> Option<u8> {
+        let d = self.pipe[0];
+        d.valid.then_some(d.action)
     }
 
     /// Parameters in force (those the next enqueue will use).
@@ -407,12 +435,13 @@ impl Cp {
     #[inline]
     pub fn outputs(&self) -> CpOut {
         let d = self.pipe[LATENCY - 1];
+        let (depth, underflow) = self.lag[DEPTH_LAG - 1];
         CpOut {
             dec_valid: d.valid,
             dec_action: d.action,
             dec_ecn: d.ecn,
-            depth: self.depth,
-            underflow: self.underflow,
+            depth,
+            underflow,
         }
     }
 
@@ -432,6 +461,10 @@ impl Cp {
         let q = self.depth;
         let p = self.params;
         let u = self.draw(); // Q0.16 uniform draw of this cycle
+        for k in (1..DEPTH_LAG).rev() {
+            self.lag[k] = self.lag[k - 1];
+        }
+        self.lag[0] = (q, self.underflow);
 
         let mut added = 0;
         let decision = if i.enq_valid {

@@ -19,19 +19,25 @@
 //! Conventions of this file: "cycle n" is the n-th call of `Cp::step`; the
 //! value returned by `step` is the set of outputs seen *during* that cycle,
 //! before its clock edge. A decision for an enqueue passed in cycle `n` is
-//! therefore read from the value returned in cycle `n + 3`.
+//! therefore read from the value returned in cycle `n + 11`. The `depth` and
+//! `underflow` outputs returned in cycle `n` are those the enqueue of cycle
+//! `n - 3` saw (the state at the start of cycle `n - 3`); the depth the next
+//! enqueue sees, without that lag, is `Cp::depth()` between two cycles.
 
 use ccrtl_golden::cp::{
-    ecn, reference, Action, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, LATENCY,
-    PMAX_ONE, RESET_SEED, SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS,
+    ecn, reference, Action, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, DEPTH_LAG,
+    LATENCY, PMAX_ONE, RESET_SEED, SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS,
 };
 
 // ---------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------
 
-/// The decision delay required by the interface contract: 3 cycles.
-const DELAY: usize = 3;
+/// The decision delay required by the interface contract: 11 cycles.
+const DELAY: usize = 11;
+/// The lag of the `depth` and `underflow` outputs required by the interface
+/// contract: 3 cycles.
+const LAG: usize = 3;
 
 /// All four ECN codepoints (RFC 3168): 00 not-ECT, 01 ECT(1), 10 ECT(0), 11 CE.
 const ALL_ECN: [u8; 4] = [ecn::NOT_ECT, ecn::ECT1, ecn::ECT0, ecn::CE];
@@ -120,7 +126,7 @@ fn reset() -> CpIn {
 /// pipeline. Needs `current depth <= q <= buf_max`.
 fn fill(cp: &mut Cp, q: u32) {
     let len_max = cp.config().shape.len_max();
-    let mut filled = cp.outputs().depth;
+    let mut filled = cp.depth();
     assert!(filled <= q, "fill only adds");
     while filled < q {
         let len = len_max.min(q - filled);
@@ -128,8 +134,8 @@ fn fill(cp: &mut Cp, q: u32) {
         filled += len;
     }
     drain(cp);
-    // The depth output of the next cycle is the depth at its start.
-    assert_eq!(cp.outputs().depth, q, "fill reached the wanted depth");
+    // The depth the next enqueue sees.
+    assert_eq!(cp.depth(), q, "fill reached the wanted depth");
 }
 
 /// Steps idle cycles until every decision in flight has left the pipeline.
@@ -257,14 +263,14 @@ fn wred_drops_not_ect_at_q_equal_kdrop_and_admits_at_kdrop_minus_one() {
     fill(&mut cp, 999);
     let out = decide(&mut cp, 100, ecn::NOT_ECT);
     assert_decision(out, ADMIT, ecn::NOT_ECT, "ECN 00 at q = kdrop - 1");
-    assert_eq!(cp.outputs().depth, 999 + 100, "admitted length is added");
+    assert_eq!(cp.depth(), 999 + 100, "admitted length is added");
 
     // q = kdrop = 1000: WRED drop, ECN out 0, the depth is unchanged.
     let mut cp = model(SMALL, p);
     fill(&mut cp, 1000);
     let out = decide(&mut cp, 100, ecn::NOT_ECT);
     assert_decision(out, DROP_WRED, 0, "ECN 00 at q = kdrop");
-    assert_eq!(cp.outputs().depth, 1000, "dropped packet adds nothing");
+    assert_eq!(cp.depth(), 1000, "dropped packet adds nothing");
 
     // q well above kdrop (and a zero-length packet): still a WRED drop.
     let mut cp = model(SMALL, p);
@@ -300,11 +306,11 @@ fn tail_drop_exactly_when_q_plus_len_exceeds_buf_max_for_every_ecn() {
         fill(&mut cp, 4000);
         let out = decide(&mut cp, 1001, e);
         assert_decision(out, DROP_TAIL, 0, "q + len = buf_max + 1");
-        assert_eq!(cp.outputs().depth, 4000, "tail-dropped adds nothing");
+        assert_eq!(cp.depth(), 4000, "tail-dropped adds nothing");
 
         let out = decide(&mut cp, 1000, e);
         assert_decision(out, ADMIT, e, "q + len = buf_max");
-        assert_eq!(cp.outputs().depth, buf_max, "the queue is exactly full");
+        assert_eq!(cp.depth(), buf_max, "the queue is exactly full");
 
         // Full queue: even a zero-length packet fits (q + 0 == buf_max), but
         // a one-byte packet does not. At q = buf_max = kmax an ECT packet is
@@ -479,39 +485,53 @@ fn outputs_are_zero_when_dec_valid_is_low() {
 // ---------------------------------------------------------------------------
 
 #[test]
-fn latency_constant_is_three_cycles() {
-    assert_eq!(LATENCY, 3);
+fn latency_is_eleven_cycles_and_depth_lag_is_three_cycles() {
+    // The contract: a decision leaves 11 cycles after its enqueue, and the
+    // depth and underflow outputs lag the depth enqueues see by 3 cycles.
+    assert_eq!(LATENCY, 11);
+    assert_eq!(DEPTH_LAG, 3);
 }
 
 #[test]
-fn decision_appears_exactly_three_cycles_after_its_enqueue() {
+fn decision_appears_exactly_eleven_cycles_after_its_enqueue() {
     // A distinctive decision (a mark: q = 0 >= kmax = 0) presented in cycle 5
-    // is on the outputs in cycle 8 and in no other cycle.
+    // is on the outputs in cycle 5 + 11 = 16 and in no other cycle (in
+    // particular not in cycle 15 or 17).
     let p = params(0, 0, PMAX_ONE, 60_000, 60_000, 1);
     let mut cp = model(SMALL, p);
     let mut outs = Vec::new();
-    for n in 0..12 {
+    for n in 0..20 {
         let i = if n == 5 { enq(10, ecn::ECT0) } else { idle() };
         outs.push(cp.step(&i));
+        if n == 5 {
+            // No lag for the next enqueue: it sees the admitted 10 bytes.
+            assert_eq!(cp.depth(), 10, "depth seen by an enqueue of cycle 6");
+        }
     }
     for (n, out) in outs.iter().enumerate() {
-        if n == 5 + 3 {
-            assert_decision(*out, MARK, ecn::CE, "cycle n + 3");
+        if n == 16 {
+            assert_decision(*out, MARK, ecn::CE, "cycle n + 11");
         } else {
             assert_no_decision(*out, &format!("cycle {n}"));
         }
     }
-    // The depth output reflects the admission from cycle 6 on (the depth at
-    // the start of a cycle), long before the decision is visible.
-    assert_eq!(outs[5].depth, 0);
-    assert_eq!(outs[6].depth, 10);
+    // The depth output of cycle n is the depth an enqueue of cycle n - 3
+    // saw: the enqueue of cycle 5 saw 0, one of cycle 6 would see 10. So the
+    // output is 0 up to cycle 5 + 3 = 8 and 10 from cycle 6 + 3 = 9 on,
+    // still before the decision is visible (cycle 16).
+    for (n, out) in outs.iter().enumerate() {
+        let want = if n <= 8 { 0 } else { 10 };
+        assert_eq!(out.depth, want, "depth output of cycle {n}");
+        assert!(!out.underflow, "no underflow in cycle {n}");
+    }
 }
 
 #[test]
 fn back_to_back_enqueues_give_one_decision_per_cycle_in_order() {
     // Step marking at K = 2000, kdrop = 3000, buf_max = 10000. Each expected
     // decision below follows from the rules at the depth before the packet;
-    // the depth output of cycle i is that depth.
+    // that is the depth `Cp::depth` gives before the packet's cycle, and the
+    // depth output shows it 3 cycles later (cycle i + 3 for packet i).
     let p = params(2000, 2000, PMAX_ONE, 3000, 10_000, 1);
     let mut cp = model(SMALL, p);
     // (len, ecn in, depth before, action, ecn out)
@@ -525,42 +545,89 @@ fn back_to_back_enqueues_give_one_decision_per_cycle_in_order() {
         (2500, ecn::ECT0, 7500, MARK, ecn::CE),       // 10000 = buf_max
         (0, ecn::ECT1, 10_000, MARK, ecn::CE),        // full queue, len 0
     ];
-    let inputs: Vec<CpIn> = script.iter().map(|&(l, e, ..)| enq(l, e)).collect();
     let mut all = Vec::new();
-    for i in &inputs {
-        all.push(cp.step(i));
+    for (i, &(len, e, q, ..)) in script.iter().enumerate() {
+        assert_eq!(cp.depth(), q, "depth seen by packet {i}");
+        all.push(cp.step(&enq(len, e)));
     }
     for _ in 0..DELAY {
         all.push(cp.step(&idle()));
     }
     for (i, &(_, _, q, action, e)) in script.iter().enumerate() {
-        assert_eq!(all[i].depth, q, "depth output in cycle {i}");
+        assert_eq!(all[i + LAG].depth, q, "depth output in cycle {i} + 3");
         assert_decision(all[i + DELAY], action, e, &format!("packet {i}"));
     }
-    // The first DELAY cycles carry no decision; after the last one, depth is
-    // 10000 and the pipeline is empty.
+    // The first LAG cycles show the reset depth 0, the first DELAY cycles
+    // carry no decision; after the last packet the depth is 10000 and the
+    // pipeline is empty.
+    for (n, out) in all[..LAG].iter().enumerate() {
+        assert_eq!(out.depth, 0, "depth output of cycle {n} after reset");
+    }
     for out in &all[..DELAY] {
         assert_no_decision(*out, "pipeline filling");
     }
-    assert_eq!(cp.outputs().depth, 10_000);
+    assert_eq!(cp.depth(), 10_000);
+    assert_eq!(cp.outputs().depth, 10_000, "DELAY >= LAG idle cycles later");
     assert_no_decision(cp.step(&idle()), "pipeline drained");
 }
 
 #[test]
-fn depth_output_is_the_depth_at_the_start_of_the_cycle() {
+fn depth_output_of_cycle_n_is_the_depth_the_enqueue_of_cycle_n_minus_3_saw() {
+    // Everything is admitted (thresholds and buffer 60000, depths far below;
+    // nothing is WRED-dropped since q < kdrop). Per cycle: the input, the
+    // depth an enqueue of that cycle sees (after every event of earlier
+    // cycles, enqueue before dequeue), and the depth output during that
+    // cycle: the second column three rows up, and 0 in the three cycles
+    // after a reset (model creation, and the rst of cycle 20).
     let p = params(60_000, 60_000, PMAX_ONE, 60_000, 60_000, 1);
     let mut cp = model(SMALL, p);
-    // Cycle: input, depth output expected during that cycle.
-    let script = [
-        (enq(100, ecn::NOT_ECT), 0),
-        (enq(200, ecn::ECT0), 100),
-        (deq(50), 300),
-        (idle(), 250),
-        (deq(250), 250),
-        (idle(), 0),
+    let both = |len: u32, d: u32| CpIn {
+        deq_valid: true,
+        deq_len: d,
+        ..enq(len, ecn::CE)
+    };
+    let rst_cycle = 20;
+    let script: [(CpIn, u32, u32); 27] = [
+        (enq(100, ecn::NOT_ECT), 0, 0), // 0: -> 100; reset value shown
+        (enq(200, ecn::ECT0), 100, 0),  // 1: -> 300
+        (deq(50), 300, 0),              // 2: -> 250
+        (idle(), 250, 0),               // 3: shows what cycle 0 saw
+        (both(400, 100), 250, 100),     // 4: 250 + 400 - 100 -> 550
+        (deq(250), 550, 300),           // 5: -> 300
+        (enq(1000, ecn::CE), 300, 250), // 6: -> 1300
+        (idle(), 1300, 250),            // 7
+        (deq(1300), 1300, 550),         // 8: -> 0
+        (both(7, 7), 0, 300),           // 9: 0 + 7 - 7 -> 0 (enqueue first)
+        (enq(5, ecn::ECT1), 0, 1300),   // 10: -> 5
+        (idle(), 5, 1300),              // 11
+        (idle(), 5, 0),                 // 12: shows cycle 9
+        (idle(), 5, 0),                 // 13: shows cycle 10
+        (idle(), 5, 5),                 // 14: shows cycle 11
+        (idle(), 5, 5),                 // 15
+        (enq(1000, ecn::CE), 5, 5),     // 16: -> 1005
+        (enq(2000, ecn::CE), 1005, 5),  // 17: -> 3005
+        (enq(3000, ecn::CE), 3005, 5),  // 18: -> 6005
+        (idle(), 6005, 5),              // 19
+        (reset(), 6005, 1005),          // 20: rst; outputs normal (cycle 17)
+        (enq(40, ecn::CE), 0, 0),       // 21: empty queue; -> 40
+        (enq(60, ecn::CE), 40, 0),      // 22: -> 100
+        (idle(), 100, 0),               // 23: last cycle of zeros
+        (idle(), 100, 0),               // 24: shows what cycle 21 saw
+        (idle(), 100, 40),              // 25: shows cycle 22
+        (idle(), 100, 100),             // 26: shows cycle 23
     ];
-    for (n, (i, depth)) in script.into_iter().enumerate() {
-        assert_eq!(cp.step(&i).depth, depth, "depth output of cycle {n}");
+    // The table itself follows the contract (a check of the hand-written
+    // columns, not of the model).
+    for (n, &(_, _, shown)) in script.iter().enumerate() {
+        let zero = n < 3 || (rst_cycle < n && n <= rst_cycle + 3);
+        let want = if zero { 0 } else { script[n - 3].1 };
+        assert_eq!(shown, want, "table row {n}");
+    }
+    for (n, &(i, seen, shown)) in script.iter().enumerate() {
+        assert_eq!(cp.depth(), seen, "depth seen by an enqueue of cycle {n}");
+        let out = cp.step(&i);
+        assert_eq!(out.depth, shown, "depth output of cycle {n}");
+        assert!(!out.underflow, "no underflow in cycle {n}");
     }
 }
 
@@ -581,7 +648,7 @@ fn same_cycle_enqueue_sees_depth_before_both_and_dequeue_makes_no_room() {
     fill(&mut cp, 2000);
     let outs = run(&mut cp, &[both(1500, ecn::ECT0, 1000)]);
     assert_decision(outs[0], DROP_TAIL, 0, "dequeue makes no room");
-    assert_eq!(cp.outputs().depth, 1000, "2000 - 1000, nothing added");
+    assert_eq!(cp.depth(), 1000, "2000 - 1000, nothing added");
 
     // WRED: q = kdrop = 2000 with a dequeue of 500: still a WRED drop.
     let p = params(5000, 5000, PMAX_ONE, 2000, 5000, 1);
@@ -589,7 +656,7 @@ fn same_cycle_enqueue_sees_depth_before_both_and_dequeue_makes_no_room() {
     fill(&mut cp, 2000);
     let outs = run(&mut cp, &[both(10, ecn::NOT_ECT, 500)]);
     assert_decision(outs[0], DROP_WRED, 0, "WRED sees q before dequeue");
-    assert_eq!(cp.outputs().depth, 1500);
+    assert_eq!(cp.depth(), 1500);
 
     // Marking: step at K = 2000, q = 2000, dequeue 1000 in the same cycle:
     // marked (decided at 2000, not 1000).
@@ -598,17 +665,20 @@ fn same_cycle_enqueue_sees_depth_before_both_and_dequeue_makes_no_room() {
     fill(&mut cp, 2000);
     let outs = run(&mut cp, &[both(300, ecn::ECT1, 1000)]);
     assert_decision(outs[0], MARK, ecn::CE, "marking sees q before dequeue");
-    assert_eq!(cp.outputs().depth, 2000 + 300 - 1000, "both applied");
+    assert_eq!(cp.depth(), 2000 + 300 - 1000, "both applied");
 
     // Admission with both: q = 1000, +500 -300 = 1200; an empty queue with an
     // enqueue of 500 and a dequeue of 500 ends at 0 without underflow (the
-    // enqueue is applied first).
+    // enqueue is applied first). The underflow flag has no lag-free view:
+    // it is read on the port after `run`'s DELAY >= LAG + 1 idle cycles,
+    // when the port shows the state after the cycle of interest.
     let mut cp = model(SMALL, p);
     fill(&mut cp, 1000);
     run(&mut cp, &[both(500, ecn::NOT_ECT, 300)]);
-    assert_eq!(cp.outputs().depth, 1200);
+    assert_eq!(cp.depth(), 1200);
     let mut cp = model(SMALL, p);
     run(&mut cp, &[both(500, ecn::NOT_ECT, 500)]);
+    assert_eq!(cp.depth(), 0);
     assert_eq!(cp.outputs().depth, 0);
     assert!(!cp.outputs().underflow, "enqueue first: no underflow");
 }
@@ -667,35 +737,63 @@ fn parameter_load_in_cycle_n_affects_enqueues_from_cycle_n_plus_1_only() {
 }
 
 #[test]
-fn dequeue_longer_than_queue_clamps_depth_to_zero_and_sets_sticky_underflow() {
+fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst() {
     let p = params(60_000, 60_000, PMAX_ONE, 60_000, 60_000, 1);
     let mut cp = model(SMALL, p);
     fill(&mut cp, 1000);
-    // A dequeue of exactly the depth is fine.
+    // Cycle n: a dequeue of exactly the depth is fine. The next enqueue sees
+    // 0 at once; the output shows 1000 (what cycles n - 2 .. n saw) in
+    // cycles n + 1 .. n + 3 and 0 (what cycle n + 1 sees) from n + 4; the
+    // flag never rises.
     cp.step(&deq(1000));
-    assert_eq!(cp.outputs().depth, 0);
-    assert!(!cp.outputs().underflow, "exact dequeue is no underflow");
+    assert_eq!(cp.depth(), 0);
+    for k in 1..=DELAY {
+        let out = cp.step(&idle());
+        assert!(!out.underflow, "exact dequeue is no underflow (n + {k})");
+        let want = if k <= 3 { 1000 } else { 0 };
+        assert_eq!(out.depth, want, "depth output of cycle n + {k}");
+    }
 
+    // Cycle n: a dequeue of 1500 > 1000 underflows. The depth clamped at 0
+    // and the flag are the state at the start of cycle n + 1, which the
+    // output shows from cycle n + 1 + 3 = n + 4; cycles n .. n + 3 still
+    // show depth 1000 and no flag.
     fill(&mut cp, 1000);
-    let out = cp.step(&deq(1500));
-    assert!(!out.underflow, "flag is registered: set after the edge");
-    let out = cp.step(&idle());
-    assert_eq!(out.depth, 0, "clamped at 0, not wrapped");
-    assert!(out.underflow, "underflow set");
+    let mut outs = vec![cp.step(&deq(1500))];
+    assert_eq!(cp.depth(), 0, "clamped at 0, not wrapped");
+    for _ in 0..DELAY {
+        outs.push(cp.step(&idle()));
+    }
+    for (k, out) in outs.iter().enumerate() {
+        let after = k >= 4;
+        assert_eq!(out.underflow, after, "underflow output of cycle n + {k}");
+        let want = if after { 0 } else { 1000 };
+        assert_eq!(out.depth, want, "depth output of cycle n + {k}");
+    }
 
-    // Sticky: survives normal traffic, a valid dequeue, and a parameter load.
+    // Sticky: survives normal traffic, a valid dequeue (cycle d, 700 -> 0),
+    // and a parameter load (cycle d + 1). In cycles d + 2 .. d + 11 the
+    // depth output shows 700 (what cycles d - 1 and d saw) up to d + 3 and
+    // 0 (what cycle d + 1 saw) from d + 4.
     fill(&mut cp, 700);
     cp.step(&deq(700));
     cp.step(&load(p));
-    for _ in 0..10 {
+    for k in 2..12 {
         let out = cp.step(&idle());
-        assert!(out.underflow, "underflow is sticky");
-        assert_eq!(out.depth, 0);
+        assert!(out.underflow, "underflow is sticky (d + {k})");
+        let want = if k <= 3 { 700 } else { 0 };
+        assert_eq!(out.depth, want, "depth output of cycle d + {k}");
     }
-    // Only rst clears it (visible from the cycle after rst).
+    // Only rst clears it. rst in cycle r: the outputs of cycle r are the
+    // normal ones (flag still up); from cycle r + 1 on the flag is 0 (no lag)
+    // and the depth 0.
     let out = cp.step(&reset());
-    assert!(out.underflow, "outputs during the rst cycle are pre-reset");
-    assert!(!cp.step(&idle()).underflow, "rst clears underflow");
+    assert!(out.underflow, "outputs during the rst cycle are normal");
+    for k in 1..=DELAY {
+        let out = cp.step(&idle());
+        assert!(!out.underflow, "rst clears underflow (cycle r + {k})");
+        assert_eq!(out.depth, 0, "queue empty (cycle r + {k})");
+    }
 }
 
 #[test]
@@ -714,21 +812,39 @@ fn rst_restores_reset_parameters_and_empties_queue_and_pipeline() {
     cp.step(&deq(4095));
     cp.step(&deq(4095)); // 5000 - 8190 < 0: underflow, depth 0
     fill(&mut cp, 3000);
+    // Enqueues in the eleven cycles r - 11 .. r - 1 before the rst cycle r,
+    // so that cycle r shows the decision of cycle r - 11 and the other ten
+    // are in flight. With kmax = 0 and kdrop = 100 every ECT packet is
+    // marked and a not-ECT one (q >= 100) is WRED-dropped:
+    //   r - 11: ECT0 at q = 3000, mark -> 3010;
+    //   r - 10: not-ECT at q = 3010, WRED drop;
+    //   r - 9 .. r - 1: ECT0 at q = 3010, 3020, ..., 3090, marks.
     cp.step(&enq(10, ecn::ECT0));
-    cp.step(&enq(10, ecn::NOT_ECT)); // q = 3010 >= kdrop = 100: dropped
-                                     // rst together with an enqueue and a load: both are ignored.
+    cp.step(&enq(10, ecn::NOT_ECT));
+    for _ in 0..9 {
+        cp.step(&enq(10, ecn::ECT0));
+    }
+    // rst together with an enqueue and a load: both are ignored.
     let out = cp.step(&CpIn {
         rst: true,
         cfg_valid: true,
         cfg: params(5, 5, 5, 5, 5, 5).into(),
         ..enq(100, ecn::ECT0)
     });
+    // The outputs of the rst cycle are the normal ones: the decision of cycle
+    // r - 11, the depth the enqueue of cycle r - 3 saw (3070), the sticky
+    // flag.
+    assert_decision(out, MARK, ecn::CE, "rst cycle: decision of cycle r - 11");
     assert!(
-        out.underflow && out.depth == 3010,
+        out.underflow && out.depth == 3070,
         "rst cycle shows old state"
     );
 
     assert_eq!(cp.params(), CpParamsPort::from(reset_params));
+    assert_eq!(cp.depth(), 0, "queue empty after rst");
+    // Cycles r + 1 .. r + 13: the decisions of cycles r - 10 .. r - 1 (due
+    // in r + 1 .. r + 10) and of the rst cycle's enqueue (due in r + 11) are
+    // gone.
     for n in 0..DELAY + 2 {
         let out = cp.step(&idle());
         assert_no_decision(out, &format!("cycle {n} after rst: nothing in flight"));
@@ -986,7 +1102,7 @@ fn measured_mark_fraction_matches_float_reference_at_several_depths_and_pmax() {
                     }
                 }
             }
-            assert_eq!(cp.outputs().depth, q, "zero-length packets keep q");
+            assert_eq!(cp.depth(), q, "zero-length packets keep q");
             let frac = marks as f64 / n as f64;
             let p = reference::mark_probability(q as f64, kmin as f64, kmax as f64, pmax_f);
             let tol = tolerance(p, n);

@@ -8,29 +8,41 @@
 //! - `L` = `len_bits` in {12, 14, 16}: width of a packet length, `L <= D`;
 //! - reset values of the runtime registers (`CpConfig::reset`).
 //!
-//! # Pipeline (II = 1, decision latency 3)
-//! - cycle n (stage 0, from the ports and the state registers): WRED and
-//!   tail-drop tests on the depth `q`, the depth update (one adder, one
-//!   subtractor and three comparators in the loop: `q >= kdrop`,
-//!   `q + len > buf_max`, `deq_len > q'`), `q >= kmin`, `q >= kmax`,
-//!   `q - kmin`, `kmax - kmin`, the draw `u`; registered into stage 1.
-//! - cycle n+1: the two products `u * (kmax - kmin)` and `(q - kmin) * pmax`,
-//!   each from 16x16 partial products (44 and 45 significant bits, held in 48);
-//!   registered into stage 2.
-//! - cycle n+2: comparison and the decision; registered into the outputs,
-//!   which the user sees during cycle n+3.
+//! # Pipeline (II = 1, decision latency 11; see docs/cp.md "Pipeline")
+//! Built for 200 MHz on ECP5-85 speed 8: the depth loop holds one carry
+//! chain and one select, nothing else, and no multiplier block is used
+//! (yosys maps `*` to MULT18X18D without its registers on ECP5, about 7.5 ns
+//! from register to register).
+//! - cycle n (ports): per-event constants `ca = len - deq`, `cn = -deq`,
+//!   `t = buf_max - len` and the draw `u`, with the parameters in force;
+//!   registered as stage A.
+//! - n+1 (A): copied into stage B.
+//! - n+2 (B): the constants of the loop, each the difference of this
+//!   event's delta and the next event's threshold (`ca - kdrop'`,
+//!   `ca + ~t'`, ...), so that the tests of the next event are sign bits.
+//! - n+3 (C, the loop): from the depth `q` six sums in parallel (the depth
+//!   after the event if admitted or not, and the next event's WRED and
+//!   tail tests for both cases), selected late by `admit`, which comes from
+//!   two registered test bits. Underflow selects 0 and precomputed tests.
+//!   Off the loop, `q - kmin` and the compares with `kmin` and `kmax`.
+//! - n+4..n+8: the two products `(q - kmin) * pmax` and `u * (kmax - kmin)`
+//!   in [`PipeMul`] (adder trees, one level per cycle).
+//! - n+9: their compare; n+10: the decision, into the output registers,
+//!   seen during cycle n+11.
 //!
-//! Internally the depth arithmetic is 32 bits wide (`q + len < 2^28 + 2^16`),
-//! which yosys trims to the significant bits.
+//! Signed quantities of the loop are `S = D + 3` bits, two's complement:
+//! every sum is below `2^D + 2^(L+1) <= 3 * 2^D` in magnitude, so a sign bit
+//! is exact.
 
 use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, RESET_SEED};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
+use crate::mul::PipeMul;
 use crate::param::Param;
 
 #[derive(LogicBlock, Default)]
-pub struct Cp<const D: usize, const L: usize> {
+pub struct Cp<const D: usize, const L: usize, const S: usize> {
     pub clk: Signal<In, Clock>,
     /// Synchronous, active high.
     pub rst: Signal<In, Bit>,
@@ -60,71 +72,134 @@ pub struct Cp<const D: usize, const L: usize> {
     /// New xorshift32 state; 0 selects RESET_SEED.
     pub s_cfg_seed: Signal<In, Bits<32>>,
 
-    // Decisions, three cycles after their enqueue.
+    // Decisions, seven cycles after their enqueue.
     pub m_dec_valid: Signal<Out, Bit>,
     /// 0 admit, 1 admit and mark CE, 2 WRED drop, 3 tail drop; 0 when not valid.
     pub m_dec_action: Signal<Out, Bits<2>>,
     /// ECN the packet leaves with; 0 when dropped or not valid.
     pub m_dec_ecn: Signal<Out, Bits<2>>,
     // Status.
-    /// Queue depth at the start of the cycle, bytes.
+    /// The depth an enqueue of three cycles ago saw, bytes.
     pub q_depth: Signal<Out, Bits<D>>,
     /// Sticky: a dequeue was longer than the queue; cleared by rst only.
     pub err_underflow: Signal<Out, Bit>,
 
-    // State.
-    depth: DFF<Bits<D>>,
-    underflow: DFF<Bit>,
+    // Parameters in force, and the random state.
     kmin: DFF<Bits<D>>,
     kmax: DFF<Bits<D>>,
     pmax: DFF<Bits<17>>,
     kdrop: DFF<Bits<D>>,
     buf_max: DFF<Bits<D>>,
+    /// `kmax - kmin` (wrapping; used only on the ramp, where it is >= 1).
+    span: DFF<Bits<D>>,
     rng: DFF<Bits<32>>,
 
-    // Stage 1.
-    s1_valid: DFF<Bit>,
-    s1_action: DFF<Bits<2>>,
-    s1_ecn: DFF<Bits<2>>,
-    s1_ect: DFF<Bit>,
-    s1_ge_kmin: DFF<Bit>,
-    s1_ge_kmax: DFF<Bit>,
-    s1_over: DFF<Bits<32>>,
-    s1_span: DFF<Bits<32>>,
-    s1_pmax: DFF<Bits<17>>,
-    s1_u: DFF<Bits<16>>,
+    // Stage A: one event with its constants and the parameters of its cycle.
+    a_valid: DFF<Bit>,
+    a_notect: DFF<Bit>,
+    a_ect: DFF<Bit>,
+    a_ecn: DFF<Bits<2>>,
+    /// Depth change if admitted: `len - deq` (S-bit two's complement).
+    a_ca: DFF<Bits<S>>,
+    /// Depth change if not admitted: `-deq`.
+    a_cn: DFF<Bits<S>>,
+    /// Tail threshold: admitted iff `q <= t = buf_max - len`.
+    a_t: DFF<Bits<S>>,
+    a_kdrop: DFF<Bits<D>>,
+    a_kmin: DFF<Bits<D>>,
+    a_kmax: DFF<Bits<D>>,
+    a_pmax: DFF<Bits<17>>,
+    a_span: DFF<Bits<D>>,
+    a_u: DFF<Bits<16>>,
 
-    // Stage 2.
-    s2_valid: DFF<Bit>,
-    s2_action: DFF<Bits<2>>,
-    s2_ecn: DFF<Bits<2>>,
-    s2_ect: DFF<Bit>,
-    s2_ge_kmin: DFF<Bit>,
-    s2_ge_kmax: DFF<Bit>,
-    s2_lhs: DFF<Bits<48>>,
-    s2_rhs: DFF<Bits<48>>,
+    // Stage B.
+    b_valid: DFF<Bit>,
+    b_notect: DFF<Bit>,
+    b_ect: DFF<Bit>,
+    b_ecn: DFF<Bits<2>>,
+    b_ca: DFF<Bits<S>>,
+    b_cn: DFF<Bits<S>>,
+    b_kmin: DFF<Bits<D>>,
+    b_kmax: DFF<Bits<D>>,
+    b_pmax: DFF<Bits<17>>,
+    b_span: DFF<Bits<D>>,
+    b_u: DFF<Bits<16>>,
+
+    // Stage C: the event in the depth loop.
+    c_valid: DFF<Bit>,
+    c_notect: DFF<Bit>,
+    c_ect: DFF<Bit>,
+    c_ecn: DFF<Bits<2>>,
+    c_ca: DFF<Bits<S>>,
+    c_cn: DFF<Bits<S>>,
+    /// Next event's WRED test if this one is admitted: `q + wa >= 0`.
+    c_wa: DFF<Bits<S>>,
+    /// ... if it is not admitted: `q + wn >= 0`.
+    c_wn: DFF<Bits<S>>,
+    /// Next event's tail test if this one is admitted: `q + ta >= 0`.
+    c_ta: DFF<Bits<S>>,
+    c_tn: DFF<Bits<S>>,
+    /// The next event's tests on an empty queue (after an underflow).
+    c_wz: DFF<Bit>,
+    c_tz: DFF<Bit>,
+    c_kmin: DFF<Bits<D>>,
+    c_kmax: DFF<Bits<D>>,
+    c_pmax: DFF<Bits<17>>,
+    c_span: DFF<Bits<D>>,
+    c_u: DFF<Bits<16>>,
+
+    // The loop's state: the depth, and the tests of the event in stage C.
+    depth: DFF<Bits<D>>,
+    underflow: DFF<Bit>,
+    /// `q >= kdrop` for the event in stage C.
+    ge_kdrop: DFF<Bit>,
+    /// `q + len > buf_max` for the event in stage C.
+    tail_hit: DFF<Bit>,
+
+    // Mark stage 1: compares with the ramp, `q - kmin`, the operands of
+    // the two products.
+    m1_flags: DFF<Bits<8>>,
+    m1_over: DFF<Bits<D>>,
+    m1_pmax: DFF<Bits<17>>,
+    m1_span: DFF<Bits<D>>,
+    m1_u: DFF<Bits<17>>,
+    /// `(q - kmin) * pmax`, with flags [6:0] of stage 1 as its tag.
+    rhs_mul: PipeMul<D, 7>,
+    /// `u * (kmax - kmin)`, with flag [7] as its tag.
+    lhs_mul: PipeMul<D, 1>,
+
+    // The compare of the products, registered apart from the decision.
+    d_flags: DFF<Bits<8>>,
+    d_lt: DFF<Bit>,
 
     // Output registers.
     o_valid: DFF<Bit>,
     o_action: DFF<Bits<2>>,
     o_ecn: DFF<Bits<2>>,
 
-    // Combinational intermediates (32-bit depth arithmetic).
-    q32: Signal<Local, Bits<32>>,
-    sum: Signal<Local, Bits<32>>,
-    after_enq: Signal<Local, Bits<32>>,
-    deq32: Signal<Local, Bits<32>>,
+    // Combinational intermediates.
+    enq_s: Signal<Local, Bits<S>>,
+    deq_s: Signal<Local, Bits<S>>,
+    q_s: Signal<Local, Bits<S>>,
+    sum_a: Signal<Local, Bits<S>>,
+    sum_n: Signal<Local, Bits<S>>,
+    test_wa: Signal<Local, Bits<S>>,
+    test_wn: Signal<Local, Bits<S>>,
+    test_ta: Signal<Local, Bits<S>>,
+    test_tn: Signal<Local, Bits<S>>,
     wred: Signal<Local, Bit>,
     tail: Signal<Local, Bit>,
     admit: Signal<Local, Bit>,
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
-    lhs_lo: Signal<Local, Bits<32>>,
-    lhs_hi: Signal<Local, Bits<32>>,
-    rhs_lo: Signal<Local, Bits<32>>,
-    rhs_hi: Signal<Local, Bits<32>>,
-    rhs_one: Signal<Local, Bits<48>>,
+    flags: Signal<Local, Bits<8>>,
+    f_valid: Signal<Local, Bit>,
+    f_action: Signal<Local, Bits<2>>,
+    f_ecn: Signal<Local, Bits<2>>,
+    f_ect: Signal<Local, Bit>,
+    f_ge_kmin: Signal<Local, Bit>,
+    f_ge_kmax: Signal<Local, Bit>,
     mark: Signal<Local, Bit>,
 
     // Reset values (generation-time).
@@ -133,89 +208,72 @@ pub struct Cp<const D: usize, const L: usize> {
     reset_pmax: Param<Bits<17>>,
     reset_kdrop: Param<Bits<D>>,
     reset_buf_max: Param<Bits<D>>,
+    reset_span: Param<Bits<D>>,
     reset_seed: Param<Bits<32>>,
     fallback_seed: Param<Bits<32>>,
+    /// The sign bit of an S-bit quantity, `1 << (S - 1)`.
+    sign_s: Param<Bits<S>>,
 }
 
-impl<const D: usize, const L: usize> Cp<D, L> {
+impl<const D: usize, const L: usize, const S: usize> Cp<D, L, S> {
     /// The block with the reset values of `config`. The caller has validated
-    /// `config` and chosen `D` and `L` equal to its shape.
+    /// `config` and chosen `D` and `L` equal to its shape, `S = D + 3`.
     pub fn new(config: &CpConfig) -> Self {
         assert_eq!(config.shape.depth_bits as usize, D);
         assert_eq!(config.shape.len_bits as usize, L);
+        assert_eq!(S, D + 3);
         let r = &config.reset;
         let seed = if r.seed == 0 { RESET_SEED } else { r.seed };
+        let span = r.kmax.wrapping_sub(r.kmin) as u64 & ((1u64 << D) - 1);
         Self {
             reset_kmin: Param::new((r.kmin as u64).to_bits()),
             reset_kmax: Param::new((r.kmax as u64).to_bits()),
             reset_pmax: Param::new((r.pmax as u64).to_bits()),
             reset_kdrop: Param::new((r.kdrop as u64).to_bits()),
             reset_buf_max: Param::new((r.buf_max as u64).to_bits()),
+            reset_span: Param::new(span.to_bits()),
             reset_seed: Param::new((seed as u64).to_bits()),
             fallback_seed: Param::new((RESET_SEED as u64).to_bits()),
+            sign_s: Param::new((1u64 << (S - 1)).to_bits()),
             ..Default::default()
         }
     }
 }
 
-impl<const D: usize, const L: usize> Logic for Cp<D, L> {
+impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, depth, underflow, kmin, kmax, pmax, kdrop, buf_max, rng, s1_valid,
-            s1_action, s1_ecn, s1_ect, s1_ge_kmin, s1_ge_kmax, s1_over, s1_span, s1_pmax, s1_u,
-            s2_valid, s2_action, s2_ecn, s2_ect, s2_ge_kmin, s2_ge_kmax, s2_lhs, s2_rhs, o_valid,
-            o_action, o_ecn
+            self, clk, kmin, kmax, pmax, kdrop, buf_max, span, rng, a_valid, a_notect, a_ect,
+            a_ecn, a_ca, a_cn, a_t, a_kdrop, a_kmin, a_kmax, a_pmax, a_span, a_u, b_valid,
+            b_notect, b_ect, b_ecn, b_ca, b_cn, b_kmin, b_kmax, b_pmax, b_span, b_u, c_valid,
+            c_notect, c_ect, c_ecn, c_ca, c_cn, c_wa, c_wn, c_ta, c_tn, c_wz, c_tz, c_kmin, c_kmax,
+            c_pmax, c_span, c_u, depth, underflow, ge_kdrop, tail_hit, m1_flags, m1_over, m1_pmax,
+            m1_span, m1_u, d_flags, d_lt, o_valid, o_action, o_ecn
         );
 
-        // ---- Stage 0: admission and the depth loop -------------------------
-        self.q32.next = bit_cast::<32, D>(self.depth.q.val());
-        self.sum.next = self.q32.val() + bit_cast::<32, L>(self.s_enq_len.val());
-        self.deq32.next = bit_cast::<32, L>(self.s_deq_len.val());
-        self.wred.next = self.s_enq_valid.val()
-            & (self.s_enq_ecn.val() == 0)
-            & (self.depth.q.val() >= self.kdrop.q.val());
-        self.tail.next = self.s_enq_valid.val()
-            & !self.wred.val()
-            & (self.sum.val() > bit_cast::<32, D>(self.buf_max.q.val()));
-        self.admit.next = self.s_enq_valid.val() & !self.wred.val() & !self.tail.val();
-
-        self.after_enq.next = self.q32.val();
-        if self.admit.val() {
-            self.after_enq.next = self.sum.val();
-        }
-        self.depth.d.next = bit_cast::<D, 32>(self.after_enq.val());
+        // ---- Ports into stage A: the event's constants -----------------------
+        // A dequeue's length counts only with its valid. An enqueue's `ca`
+        // is used only if the enqueue is admitted, so only with its valid.
+        self.enq_s.next = bit_cast::<S, L>(self.s_enq_len.val());
+        self.deq_s.next = 0.into();
         if self.s_deq_valid.val() {
-            if self.deq32.val() > self.after_enq.val() {
-                self.depth.d.next = 0.into();
-                self.underflow.d.next = true;
-            } else {
-                self.depth.d.next = bit_cast::<D, 32>(self.after_enq.val() - self.deq32.val());
-            }
+            self.deq_s.next = bit_cast::<S, L>(self.s_deq_len.val());
         }
-
-        // Stage 0 into stage 1: everything the mark decision needs.
-        self.s1_valid.d.next = self.s_enq_valid.val();
-        self.s1_action.d.next = 0.into();
-        self.s1_ecn.d.next = 0.into();
-        if self.wred.val() {
-            self.s1_action.d.next = 2.into();
-        }
-        if self.tail.val() {
-            self.s1_action.d.next = 3.into();
-        }
-        if self.admit.val() {
-            self.s1_ecn.d.next = self.s_enq_ecn.val();
-        }
-        self.s1_ect.d.next =
-            self.admit.val() & (self.s_enq_ecn.val() != 0) & (self.s_enq_ecn.val() != 3);
-        self.s1_ge_kmin.d.next = self.depth.q.val() >= self.kmin.q.val();
-        self.s1_ge_kmax.d.next = self.depth.q.val() >= self.kmax.q.val();
-        self.s1_over.d.next = self.q32.val() - bit_cast::<32, D>(self.kmin.q.val());
-        self.s1_span.d.next =
-            bit_cast::<32, D>(self.kmax.q.val()) - bit_cast::<32, D>(self.kmin.q.val());
-        self.s1_pmax.d.next = self.pmax.q.val();
-        self.s1_u.d.next = self.rng.q.val().get_bits::<16>(16);
+        self.a_valid.d.next = self.s_enq_valid.val();
+        self.a_notect.d.next = self.s_enq_ecn.val() == 0;
+        self.a_ect.d.next = (self.s_enq_ecn.val() == 1) | (self.s_enq_ecn.val() == 2);
+        self.a_ecn.d.next = self.s_enq_ecn.val();
+        self.a_ca.d.next = self.enq_s.val() - self.deq_s.val();
+        self.a_cn.d.next = Bits::<S>::from(0) - self.deq_s.val();
+        self.a_t.d.next =
+            bit_cast::<S, D>(self.buf_max.q.val()) - bit_cast::<S, L>(self.s_enq_len.val());
+        self.a_kdrop.d.next = self.kdrop.q.val();
+        self.a_kmin.d.next = self.kmin.q.val();
+        self.a_kmax.d.next = self.kmax.q.val();
+        self.a_pmax.d.next = self.pmax.q.val();
+        self.a_span.d.next = self.span.q.val();
+        self.a_u.d.next = self.rng.q.val().get_bits::<16>(16);
 
         // Random source: xorshift32 (13, 17, 5), one step per cycle.
         self.x1.next = self.rng.q.val() ^ (self.rng.q.val() << 13);
@@ -230,44 +288,136 @@ impl<const D: usize, const L: usize> Logic for Cp<D, L> {
             self.pmax.d.next = self.s_cfg_pmax.val();
             self.kdrop.d.next = self.s_cfg_kdrop.val();
             self.buf_max.d.next = self.s_cfg_buf_max.val();
+            self.span.d.next = self.s_cfg_kmax.val() - self.s_cfg_kmin.val();
             self.rng.d.next = self.s_cfg_seed.val();
             if self.s_cfg_seed.val() == 0 {
                 self.rng.d.next = self.fallback_seed.val();
             }
         }
 
-        // ---- Stage 1: products from 16x16 partial products -----------------
-        // u * span, span < 2^28: 44 significant bits.
-        self.lhs_lo.next = self.s1_u.q.val() * self.s1_span.q.val().get_bits::<16>(0);
-        self.lhs_hi.next = self.s1_u.q.val() * self.s1_span.q.val().get_bits::<16>(16);
-        // over * pmax, pmax in Q1.16 = pmax[16] * 2^16 + pmax[15:0]: 45 bits.
-        self.rhs_lo.next =
-            self.s1_over.q.val().get_bits::<16>(0) * self.s1_pmax.q.val().get_bits::<16>(0);
-        self.rhs_hi.next =
-            self.s1_over.q.val().get_bits::<16>(16) * self.s1_pmax.q.val().get_bits::<16>(0);
-        self.rhs_one.next = 0.into();
-        if self.s1_pmax.q.val().get_bit(16) {
-            self.rhs_one.next = bit_cast::<48, 32>(self.s1_over.q.val()) << 16;
-        }
-        self.s2_lhs.d.next =
-            bit_cast::<48, 32>(self.lhs_lo.val()) + (bit_cast::<48, 32>(self.lhs_hi.val()) << 16);
-        self.s2_rhs.d.next = bit_cast::<48, 32>(self.rhs_lo.val())
-            + (bit_cast::<48, 32>(self.rhs_hi.val()) << 16)
-            + self.rhs_one.val();
-        self.s2_valid.d.next = self.s1_valid.q.val();
-        self.s2_action.d.next = self.s1_action.q.val();
-        self.s2_ecn.d.next = self.s1_ecn.q.val();
-        self.s2_ect.d.next = self.s1_ect.q.val();
-        self.s2_ge_kmin.d.next = self.s1_ge_kmin.q.val();
-        self.s2_ge_kmax.d.next = self.s1_ge_kmax.q.val();
+        // ---- Stage A into B --------------------------------------------------
+        self.b_valid.d.next = self.a_valid.q.val();
+        self.b_notect.d.next = self.a_notect.q.val();
+        self.b_ect.d.next = self.a_ect.q.val();
+        self.b_ecn.d.next = self.a_ecn.q.val();
+        self.b_ca.d.next = self.a_ca.q.val();
+        self.b_cn.d.next = self.a_cn.q.val();
+        self.b_kmin.d.next = self.a_kmin.q.val();
+        self.b_kmax.d.next = self.a_kmax.q.val();
+        self.b_pmax.d.next = self.a_pmax.q.val();
+        self.b_span.d.next = self.a_span.q.val();
+        self.b_u.d.next = self.a_u.q.val();
 
-        // ---- Stage 2: the decision -----------------------------------------
-        self.mark.next = self.s2_ect.q.val()
-            & (self.s2_ge_kmax.q.val()
-                | (self.s2_ge_kmin.q.val() & (self.s2_lhs.q.val() < self.s2_rhs.q.val())));
-        self.o_valid.d.next = self.s2_valid.q.val();
-        self.o_action.d.next = self.s2_action.q.val();
-        self.o_ecn.d.next = self.s2_ecn.q.val();
+        // ---- Stage B into C: the loop's constants ----------------------------
+        // This event (B) changes the depth by ca or cn; the next event (A)
+        // is WRED-dropped at q' >= kdrop' and tail-dropped at q' > t', with
+        // q' = q + ca or q + cn. As sign tests on q:
+        //   q + (c - kdrop') >= 0   and   q + (c + ~t') >= 0   (~t' = -t' - 1).
+        self.c_wa.d.next = self.b_ca.q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
+        self.c_wn.d.next = self.b_cn.q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
+        self.c_ta.d.next = self.b_ca.q.val() + !self.a_t.q.val();
+        self.c_tn.d.next = self.b_cn.q.val() + !self.a_t.q.val();
+        // On an empty queue: 0 >= kdrop', and 0 > t' (t' negative).
+        self.c_wz.d.next = self.a_kdrop.q.val() == 0;
+        self.c_tz.d.next = (self.a_t.q.val() & self.sign_s.val()) != 0;
+        self.c_valid.d.next = self.b_valid.q.val();
+        self.c_notect.d.next = self.b_notect.q.val();
+        self.c_ect.d.next = self.b_ect.q.val();
+        self.c_ecn.d.next = self.b_ecn.q.val();
+        self.c_ca.d.next = self.b_ca.q.val();
+        self.c_cn.d.next = self.b_cn.q.val();
+        self.c_kmin.d.next = self.b_kmin.q.val();
+        self.c_kmax.d.next = self.b_kmax.q.val();
+        self.c_pmax.d.next = self.b_pmax.q.val();
+        self.c_span.d.next = self.b_span.q.val();
+        self.c_u.d.next = self.b_u.q.val();
+
+        // ---- Stage C: the depth loop -----------------------------------------
+        self.wred.next = self.c_valid.q.val() & self.c_notect.q.val() & self.ge_kdrop.q.val();
+        self.tail.next = self.c_valid.q.val() & !self.wred.val() & self.tail_hit.q.val();
+        self.admit.next = self.c_valid.q.val() & !self.wred.val() & !self.tail.val();
+        self.q_s.next = bit_cast::<S, D>(self.depth.q.val());
+        // Each sum its own wire, all in parallel, selected late.
+        self.sum_a.next = self.q_s.val() + self.c_ca.q.val();
+        self.sum_n.next = self.q_s.val() + self.c_cn.q.val();
+        self.test_wa.next = self.q_s.val() + self.c_wa.q.val();
+        self.test_wn.next = self.q_s.val() + self.c_wn.q.val();
+        self.test_ta.next = self.q_s.val() + self.c_ta.q.val();
+        self.test_tn.next = self.q_s.val() + self.c_tn.q.val();
+        if self.admit.val() {
+            self.depth.d.next = bit_cast::<D, S>(self.sum_a.val());
+            self.ge_kdrop.d.next = (self.test_wa.val() & self.sign_s.val()) == 0;
+            self.tail_hit.d.next = (self.test_ta.val() & self.sign_s.val()) == 0;
+            if (self.sum_a.val() & self.sign_s.val()) != 0 {
+                self.depth.d.next = 0.into();
+                self.underflow.d.next = true;
+                self.ge_kdrop.d.next = self.c_wz.q.val();
+                self.tail_hit.d.next = self.c_tz.q.val();
+            }
+        } else {
+            self.depth.d.next = bit_cast::<D, S>(self.sum_n.val());
+            self.ge_kdrop.d.next = (self.test_wn.val() & self.sign_s.val()) == 0;
+            self.tail_hit.d.next = (self.test_tn.val() & self.sign_s.val()) == 0;
+            if (self.sum_n.val() & self.sign_s.val()) != 0 {
+                self.depth.d.next = 0.into();
+                self.underflow.d.next = true;
+                self.ge_kdrop.d.next = self.c_wz.q.val();
+                self.tail_hit.d.next = self.c_tz.q.val();
+            }
+        }
+
+        // ---- Stage C into mark stage 1 (off the loop) -------------------------
+        // Flags: [0] valid, [2:1] action, [4:3] ECN out, [5] ECT and admitted,
+        // [6] q >= kmin, [7] q >= kmax.
+        self.f_action.next = 0.into();
+        if self.wred.val() {
+            self.f_action.next = 2.into();
+        }
+        if self.tail.val() {
+            self.f_action.next = 3.into();
+        }
+        self.f_ecn.next = 0.into();
+        if self.admit.val() {
+            self.f_ecn.next = self.c_ecn.q.val();
+        }
+        self.flags.next = bit_cast::<8, 1>(self.c_valid.q.val().into())
+            | (bit_cast::<8, 2>(self.f_action.val()) << 1)
+            | (bit_cast::<8, 2>(self.f_ecn.val()) << 3)
+            | (bit_cast::<8, 1>((self.admit.val() & self.c_ect.q.val()).into()) << 5)
+            | (bit_cast::<8, 1>((self.depth.q.val() >= self.c_kmin.q.val()).into()) << 6)
+            | (bit_cast::<8, 1>((self.depth.q.val() >= self.c_kmax.q.val()).into()) << 7);
+        self.m1_flags.d.next = self.flags.val();
+        self.m1_over.d.next = self.depth.q.val() - self.c_kmin.q.val();
+        self.m1_pmax.d.next = self.c_pmax.q.val();
+        self.m1_span.d.next = self.c_span.q.val();
+        self.m1_u.d.next = bit_cast::<17, 16>(self.c_u.q.val());
+
+        // ---- Mark stage 1 into the products (five cycles) -----------------------
+        self.rhs_mul.clk.next = self.clk.val();
+        self.rhs_mul.rst.next = self.rst.val();
+        self.rhs_mul.a.next = self.m1_over.q.val();
+        self.rhs_mul.b.next = self.m1_pmax.q.val();
+        self.rhs_mul.tag.next = self.m1_flags.q.val().get_bits::<7>(0);
+        self.lhs_mul.clk.next = self.clk.val();
+        self.lhs_mul.rst.next = self.rst.val();
+        self.lhs_mul.a.next = self.m1_span.q.val();
+        self.lhs_mul.b.next = self.m1_u.q.val();
+        self.lhs_mul.tag.next = self.m1_flags.q.val().get_bits::<1>(7);
+
+        // ---- The decision: u * (kmax - kmin) < (q - kmin) * pmax ----------------
+        // The 45-bit compare alone in its cycle; the decision in the next.
+        self.d_lt.d.next = self.lhs_mul.p.val() < self.rhs_mul.p.val();
+        self.d_flags.d.next = bit_cast::<8, 7>(self.rhs_mul.tag_out.val())
+            | (bit_cast::<8, 1>(self.lhs_mul.tag_out.val()) << 7);
+        self.f_valid.next = self.d_flags.q.val().get_bit(0);
+        self.f_ect.next = self.d_flags.q.val().get_bit(5);
+        self.f_ge_kmin.next = self.d_flags.q.val().get_bit(6);
+        self.f_ge_kmax.next = self.d_flags.q.val().get_bit(7);
+        self.mark.next =
+            self.f_ect.val() & (self.f_ge_kmax.val() | (self.f_ge_kmin.val() & self.d_lt.q.val()));
+        self.o_valid.d.next = self.f_valid.val();
+        self.o_action.d.next = self.d_flags.q.val().get_bits::<2>(1);
+        self.o_ecn.d.next = self.d_flags.q.val().get_bits::<2>(3);
         if self.mark.val() {
             self.o_action.d.next = 1.into();
             self.o_ecn.d.next = 3.into();
@@ -275,22 +425,27 @@ impl<const D: usize, const L: usize> Logic for Cp<D, L> {
 
         // ---- Synchronous reset ---------------------------------------------
         if self.rst.val() {
-            self.depth.d.next = 0.into();
-            self.underflow.d.next = false;
             self.kmin.d.next = self.reset_kmin.val();
             self.kmax.d.next = self.reset_kmax.val();
             self.pmax.d.next = self.reset_pmax.val();
             self.kdrop.d.next = self.reset_kdrop.val();
             self.buf_max.d.next = self.reset_buf_max.val();
+            self.span.d.next = self.reset_span.val();
             self.rng.d.next = self.reset_seed.val();
-            self.s1_valid.d.next = false;
-            self.s1_action.d.next = 0.into();
-            self.s1_ecn.d.next = 0.into();
-            self.s1_ect.d.next = false;
-            self.s2_valid.d.next = false;
-            self.s2_action.d.next = 0.into();
-            self.s2_ecn.d.next = 0.into();
-            self.s2_ect.d.next = false;
+            // The stages before the loop become bubbles: no enqueue, no
+            // dequeue (`cn = 0`). Their other fields are used only with an
+            // enqueue, and the loop's test bits are recomputed every cycle
+            // before the first enqueue after reset reaches it.
+            self.a_valid.d.next = false;
+            self.a_cn.d.next = 0.into();
+            self.b_valid.d.next = false;
+            self.b_cn.d.next = 0.into();
+            self.c_valid.d.next = false;
+            self.c_cn.d.next = 0.into();
+            self.depth.d.next = 0.into();
+            self.underflow.d.next = false;
+            self.m1_flags.d.next = 0.into();
+            self.d_flags.d.next = 0.into();
             self.o_valid.d.next = false;
             self.o_action.d.next = 0.into();
             self.o_ecn.d.next = 0.into();
@@ -312,7 +467,7 @@ pub fn raw_verilog(config: &CpConfig) -> Result<String, ParamError> {
     config.validate()?;
     macro_rules! make {
         ($d:literal, $l:literal) => {{
-            let mut b = Cp::<$d, $l>::new(config);
+            let mut b = Cp::<$d, $l, { $d + 3 }>::new(config);
             b.connect_all();
             generate_verilog(&b)
         }};
@@ -347,7 +502,7 @@ pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
     Ok(crate::emit::finish(
         "cp",
         "switch egress-queue congestion point: RED/ECN marking, WRED drop, tail drop",
-        "II = 1; decision 3 cycles after its enqueue",
+        "II = 1; decision 11 cycles after its enqueue; q_depth 3 cycles behind",
         &params,
         &raw,
     ))
@@ -359,7 +514,7 @@ pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut
     config.validate()?;
     macro_rules! make {
         ($d:literal, $l:literal) => {{
-            let mut b = Cp::<$d, $l>::new(config);
+            let mut b = Cp::<$d, $l, { $d + 3 }>::new(config);
             b.connect_all();
             Box::new(CpSim(b)) as Box<dyn crate::sim::CycleSim<CpIn, CpOut>>
         }};
@@ -367,9 +522,11 @@ pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut
     Ok(crate::dispatch_cp_shape!(config.shape, make))
 }
 
-struct CpSim<const D: usize, const L: usize>(Cp<D, L>);
+struct CpSim<const D: usize, const L: usize, const S: usize>(Cp<D, L, S>);
 
-impl<const D: usize, const L: usize> crate::sim::CycleSim<CpIn, CpOut> for CpSim<D, L> {
+impl<const D: usize, const L: usize, const S: usize> crate::sim::CycleSim<CpIn, CpOut>
+    for CpSim<D, L, S>
+{
     fn cycle(&mut self, i: &CpIn) -> CpOut {
         let b = &mut self.0;
         b.clk.next = Clock { clk: false };
@@ -410,7 +567,7 @@ impl<const D: usize, const L: usize> crate::sim::CycleSim<CpIn, CpOut> for CpSim
 pub fn ports(config: &CpConfig) -> Vec<crate::ports::HdlPort> {
     macro_rules! make {
         ($d:literal, $l:literal) => {{
-            crate::ports::ports_of(&Cp::<$d, $l>::new(config))
+            crate::ports::ports_of(&Cp::<$d, $l, { $d + 3 }>::new(config))
         }};
     }
     crate::dispatch_cp_shape!(config.shape, make)

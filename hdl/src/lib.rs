@@ -7,6 +7,7 @@
 
 pub mod cp;
 pub mod emit;
+pub mod mul;
 pub mod param;
 pub mod ports;
 pub mod sim;

@@ -184,6 +184,24 @@ impl Block for CpBlock {
             let len = i.enq_len as u64;
             let ect = i.enq_ecn == ecn::ECT0 || i.enq_ecn == ecn::ECT1;
             cov.hit(ECN_00 + i.enq_ecn as usize);
+            // The previous cycle's dequeue took more than the queue held:
+            // this enqueue's tests are the ones the hardware prepared for an
+            // empty queue, on the path of an admitted enqueue or not.
+            let admitted = match g.previous_action() {
+                Some(a) if a <= 1 => prev.enq_len as u64,
+                _ => 0,
+            };
+            let after_underflow = !prev.rst
+                && prev.deq_valid
+                && prev.deq_len as u64 > g.previous_depth() as u64 + admitted;
+            if after_underflow {
+                let k = if admitted > 0 { 2 } else { 0 };
+                if i.enq_ecn == ecn::NOT_ECT && p.kdrop == 0 {
+                    cov.hit(UF_THEN_WRED + k);
+                } else if len > p.buf_max as u64 {
+                    cov.hit(UF_THEN_TAIL + k);
+                }
+            }
             let wred = i.enq_ecn == ecn::NOT_ECT && q >= p.kdrop as u64;
             if ect && q == p.kmin as u64 {
                 cov.hit(AT_KMIN);
@@ -322,6 +340,10 @@ const COVER: &[&str] = &[
     "ECT enqueue on the ramp, pmax > 1.0 and q - kmin with the top bit set",
     "parameter seed with a zero half (the 0 fallback must see all 32 bits)",
     "load swinging pmax in the cycle of an ECT enqueue on the ramp",
+    "WRED drop (kdrop = 0) on the queue an underflow just emptied",
+    "tail drop (len > buf_max) on the queue an underflow just emptied",
+    "WRED drop (kdrop = 0) after an underflow in the cycle of an admitted enqueue",
+    "tail drop (len > buf_max) after an underflow in the cycle of an admitted enqueue",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -356,6 +378,8 @@ const RAMP_TOP_BIT: usize = 32;
 const RAMP_WIDEST: usize = 33;
 const SEED_HALF_ZERO: usize = 34;
 const LOAD_WITH_RAMP_ENQ: usize = 35;
+const UF_THEN_WRED: usize = 36;
+const UF_THEN_TAIL: usize = 37;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -389,6 +413,10 @@ pub struct CpStimulus {
     deep_count: u64,
     /// Cycles to the next mid-traffic reset.
     reset_in: u32,
+    /// Cycles to the next underflow probe.
+    probe_in: u32,
+    /// The previous cycle underflowed on purpose: enqueue now.
+    probe_enqueue: bool,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -406,6 +434,8 @@ impl Stimulus<CpBlock> for CpStimulus {
             next_deep: 5_000 + Rng::new(seed ^ 0xdee9).upto(20_000) as u64,
             reset_in: 0,
             deep_count: 0,
+            probe_in: 1000,
+            probe_enqueue: false,
         }
     }
 
@@ -442,6 +472,18 @@ impl Stimulus<CpBlock> for CpStimulus {
         if self.reset_left > 0 {
             self.reset_left -= 1;
             self.reset_cycle(q, &p, i);
+            return;
+        }
+        if std::mem::take(&mut self.probe_enqueue) {
+            self.probe_enqueue(&p, i);
+            return;
+        }
+        if self.phase != Phase::DeepFill {
+            self.probe_in = self.probe_in.saturating_sub(1);
+        }
+        if self.probe_in == 0 && q < len_max {
+            self.probe_in = self.rng.range(300, 4000);
+            self.underflow_probe(q, &p, i);
             return;
         }
         // The depth sits on a threshold or one below it: most of the time
@@ -547,6 +589,58 @@ impl Stimulus<CpBlock> for CpStimulus {
 }
 
 impl CpStimulus {
+    /// A dequeue longer than the queue, alone or with a load that makes the
+    /// buffer small and `kdrop` zero or not; the next cycle enqueues
+    /// ([`Self::probe_enqueue`]). After an underflow the hardware takes the
+    /// next enqueue's WRED and tail tests from values prepared for an
+    /// empty queue, not from sums: this aims at them.
+    fn underflow_probe(&mut self, q: u32, p: &CpParamsPort, i: &mut CpIn) {
+        let r = &mut self.rng;
+        let len_max = self.shape.len_max();
+        i.deq_valid = true;
+        i.deq_len = r.range(q + 1, len_max);
+        // Half the time with an enqueue the parameters in force admit (ECT
+        // or CE, never WRED-dropped), the dequeue longer than both.
+        if r.chance(128) && q < len_max - 1 && q <= p.buf_max {
+            let len = r.range(1, (p.buf_max - q).min(len_max - q - 1));
+            if q + len <= p.buf_max {
+                i.enq_valid = true;
+                i.enq_ecn = r.pick(&[ecn::ECT0, ecn::ECT1, ecn::CE]);
+                i.enq_len = len;
+                i.deq_len = r.range(q + len + 1, len_max);
+            }
+        }
+        if r.chance(160) {
+            let mut p = random_params(r, &self.shape);
+            p.buf_max = r.upto(2 * len_max).min(self.shape.depth_max());
+            p.kmin = p.kmin.min(p.buf_max);
+            p.kmax = p.kmax.min(p.buf_max).max(p.kmin);
+            p.kdrop = if r.chance(128) {
+                0
+            } else {
+                r.range(1, p.buf_max.max(1)).min(p.buf_max)
+            };
+            debug_assert!(p.validate(&self.shape).is_ok(), "{p:?}");
+            i.cfg_valid = true;
+            i.cfg = p.into();
+        }
+        self.probe_enqueue = true;
+    }
+
+    /// The enqueue after an underflow probe: not-ECT or ECT, a length just
+    /// over the buffer, exactly the buffer, or any.
+    fn probe_enqueue(&mut self, p: &CpParamsPort, i: &mut CpIn) {
+        let r = &mut self.rng;
+        let len_max = self.shape.len_max();
+        i.enq_valid = true;
+        i.enq_ecn = r.pick(&[ecn::NOT_ECT, ecn::NOT_ECT, ecn::ECT0, ecn::ECT1, ecn::CE]);
+        i.enq_len = match r.upto(3) {
+            0 | 1 if p.buf_max < len_max => p.buf_max + 1,
+            2 => p.buf_max.min(len_max),
+            _ => r.upto(len_max),
+        };
+    }
+
     /// A reset cycle: random traffic, and a parameter load one time in four.
     fn reset_cycle(&mut self, q: u32, p: &CpParamsPort, i: &mut CpIn) {
         self.random_traffic(q, p, i);
