@@ -14,7 +14,7 @@ use ccrtl_sim::block::Block;
 use ccrtl_sim::cp::{random_params, CpBlock};
 use ccrtl_sim::lockstep::VerilatorDut;
 use ccrtl_sim::rng::Rng;
-use common::conformance::BlockTests;
+use common::conformance::{BlockTests, Equivalent};
 use common::{ccrtl, model, tmp_dir, yosys_ok};
 use proptest::prelude::*;
 
@@ -133,7 +133,7 @@ impl BlockTests for CpBlock {
         }
     }
 
-    const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)] = EQUIVALENT_CP;
+    const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_CP;
 
     /// The tail-drop test forgets the packet's own length (the tail
     /// threshold `t = buf_max - len` becomes `buf_max`).
@@ -176,123 +176,148 @@ impl BlockTests for CpBlock {
     }
 }
 
-/// Why a 32-bit depth intermediate loses nothing without its top bit.
-const DEPTH_ARITHMETIC: &str = "the depth arithmetic is 32 bits wide but every value it \
-     holds where it is used is below 2^28 + 2^16 < 2^31 on every shape (q, thresholds < 2^28, \
-     lengths < 2^16; q - kmin and kmax - kmin are used only when kmin <= q < kmax), so bit 31 \
-     is always 0";
-/// Why a 48-bit product register loses nothing without its top bit.
-const WIDE_PRODUCT: &str = "u * (kmax - kmin) < 2^16 * 2^28 = 2^44 and (q - kmin) * pmax < \
-     2^28 * 2^17 = 2^45 on every shape, so bit 47 is always 0";
-/// Why a 32-bit partial product loses nothing without its top bit.
-const PARTIAL_PRODUCT: &str = "a 16-bit value times the upper 12 bits of a 28-bit one is below \
-     2^28, so bit 31 is always 0";
+/// Why a 48-bit net of the products loses nothing without its top bit.
+const WIDE_PRODUCT: &str = "every 48-bit net is a row, a partial sum or a whole product of \
+     u * (kmax - kmin) < 2^16 * 2^28 = 2^44 or (q - kmin) * pmax < 2^28 * 2^17 = 2^45 on every \
+     shape, so bit 47 is always 0";
+/// Why the draw's 17-bit carriers lose nothing without their top bit.
+const DRAW_16: &str = "the draw u is 16 bits, zero-extended to the 17-bit row selector of its \
+     product: bit 16 is always 0";
+/// Why the loop's zero-extended operands lose nothing without their top bit.
+const LOOP_OPERAND: &str = "holds a length (< 2^16) or the depth (< 2^28) zero-extended to \
+     S = D + 3 bits, so the top bit is always 0 (the sums that need it are other nets)";
+/// Why the row of u's bit 16 is dead logic.
+const ROW_16: &str = "in u * (kmax - kmin) the row selected by bit 16 of the zero-extended \
+     draw is always 0, so the row, its shift and its add change nothing";
+/// Why the tag of u * (kmax - kmin) needs no reset.
+const KMAX_TAG: &str = "the tag of u * (kmax - kmin) carries only the q >= kmax flag, which \
+     marks only together with the valid and ECT flags of the other product's tag; reset \
+     clears those, so a set kmax flag after reset changes nothing";
 
 /// Mutants of CP that no stimulus can tell apart from the original (found
 /// by `every_planted_mutant_is_caught_or_shown_equivalent`; each one's reason).
-const EQUIVALENT_CP: &[(&str, &str, &str)] = &[
-    (
-        "s1_ge_kmin$d = depth$q >= kmin$q;",
-        ">= -> >",
-        "differs only at q == kmin, where the ramp's right side (q - kmin) * pmax \
-         is 0, so no draw marks; and when also q >= kmax the mark comes from \
-         s1_ge_kmax alone",
-    ),
-    (
-        "reg  [31:0] s1_over$d;",
-        "width-truncated ccrtl_cp.s1_over$d [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "wire  [31:0] s1_over$q;",
-        "width-truncated ccrtl_cp.s1_over$q [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [31:0] s1_span$d;",
-        "width-truncated ccrtl_cp.s1_span$d [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "wire  [31:0] s1_span$q;",
-        "width-truncated ccrtl_cp.s1_span$q [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [47:0] s2_lhs$d;",
-        "width-truncated ccrtl_cp.s2_lhs$d [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "wire  [47:0] s2_lhs$q;",
-        "width-truncated ccrtl_cp.s2_lhs$q [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "reg  [47:0] s2_rhs$d;",
-        "width-truncated ccrtl_cp.s2_rhs$d [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "wire  [47:0] s2_rhs$q;",
-        "width-truncated ccrtl_cp.s2_rhs$q [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "reg  [31:0] q32;",
-        "width-truncated ccrtl_cp.q32 [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [31:0] sum;",
-        "width-truncated ccrtl_cp.sum [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [31:0] after_enq;",
-        "width-truncated ccrtl_cp.after_enq [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [31:0] deq32;",
-        "width-truncated ccrtl_cp.deq32 [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "reg  [31:0] lhs_hi;",
-        "width-truncated ccrtl_cp.lhs_hi [31:0] -> [30:0]",
-        PARTIAL_PRODUCT,
-    ),
-    (
-        "reg  [31:0] rhs_hi;",
-        "width-truncated ccrtl_cp.rhs_hi [31:0] -> [30:0]",
-        PARTIAL_PRODUCT,
-    ),
-    (
-        "reg  [47:0] rhs_one;",
-        "width-truncated ccrtl_cp.rhs_one [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "output reg  [31:0] q;",
-        "width-truncated ccrtl_cp__s1_over.q [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "output reg  [31:0] q;",
-        "width-truncated ccrtl_cp__s1_span.q [31:0] -> [30:0]",
-        DEPTH_ARITHMETIC,
-    ),
-    (
-        "output reg  [47:0] q;",
-        "width-truncated ccrtl_cp__s2_lhs.q [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
-    (
-        "output reg  [47:0] q;",
-        "width-truncated ccrtl_cp__s2_rhs.q [47:0] -> [46:0]",
-        WIDE_PRODUCT,
-    ),
+const EQUIVALENT_CP: &[Equivalent] = &[
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated * [47:0] -> [46:0]",
+        reason: WIDE_PRODUCT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "reg  [16:0] m1_u$d;",
+        change: "width-truncated ccrtl_cp.m1_u$d [16:0] -> [15:0]",
+        reason: DRAW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "wire  [16:0] m1_u$q;",
+        change: "width-truncated ccrtl_cp.m1_u$q [16:0] -> [15:0]",
+        reason: DRAW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "reg  [16:0] lhs_mul$b;",
+        change: "width-truncated ccrtl_cp.lhs_mul$b [16:0] -> [15:0]",
+        reason: DRAW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp__m1_u",
+        original: "output reg  [16:0] q;",
+        change: "width-truncated ccrtl_cp__m1_u.q [16:0] -> [15:0]",
+        reason: DRAW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.enq_s *",
+        reason: LOOP_OPERAND,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.deq_s *",
+        reason: LOOP_OPERAND,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.q_s *",
+        reason: LOOP_OPERAND,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_cn$d = ((32'h0) & 27'h7ffffff) - deq_s;",
+        change: "27'h7ffffff -> 27'h0",
+        reason: "the mask is rust-hdl's cast of the literal 0: 0 masked by anything is 0",
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "ge_kmin = depth$q >= c_kmin$q;",
+        change: ">= -> >",
+        reason: "differs only at q == kmin, where (q - kmin) * pmax is 0 and no draw marks; \
+                 when also q >= kmax the mark comes from the kmax flag alone",
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "lhs_mul$rst = rst;",
+        change: "delete statement",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "t1$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "t2$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "t3$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "t4$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "t5$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: KMAX_TAG,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "r16 = a48;",
+        change: "delete statement",
+        reason: ROW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "s4_1$d = s3_2$q << 32'h10;",
+        change: "32'h10 -> 32'h11",
+        reason: ROW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "s4_1$d = s3_2$q << 32'h10;",
+        change: "<< -> >>",
+        reason: ROW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "s5$d = s4_0$q + s4_1$q;",
+        change: "+ -> -",
+        reason: ROW_16,
+    },
 ];
 
 /// `text` with the first line that starts with `prefix` replaced by `line`

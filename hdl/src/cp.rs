@@ -193,6 +193,8 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
+    ge_kmin: Signal<Local, Bit>,
+    ge_kmax: Signal<Local, Bit>,
     flags: Signal<Local, Bits<8>>,
     f_valid: Signal<Local, Bit>,
     f_action: Signal<Local, Bits<2>>,
@@ -369,6 +371,8 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
         // ---- Stage C into mark stage 1 (off the loop) -------------------------
         // Flags: [0] valid, [2:1] action, [4:3] ECN out, [5] ECT and admitted,
         // [6] q >= kmin, [7] q >= kmax.
+        self.ge_kmin.next = self.depth.q.val() >= self.c_kmin.q.val();
+        self.ge_kmax.next = self.depth.q.val() >= self.c_kmax.q.val();
         self.f_action.next = 0.into();
         if self.wred.val() {
             self.f_action.next = 2.into();
@@ -384,8 +388,8 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
             | (bit_cast::<8, 2>(self.f_action.val()) << 1)
             | (bit_cast::<8, 2>(self.f_ecn.val()) << 3)
             | (bit_cast::<8, 1>((self.admit.val() & self.c_ect.q.val()).into()) << 5)
-            | (bit_cast::<8, 1>((self.depth.q.val() >= self.c_kmin.q.val()).into()) << 6)
-            | (bit_cast::<8, 1>((self.depth.q.val() >= self.c_kmax.q.val()).into()) << 7);
+            | (bit_cast::<8, 1>(self.ge_kmin.val().into()) << 6)
+            | (bit_cast::<8, 1>(self.ge_kmax.val().into()) << 7);
         self.m1_flags.d.next = self.flags.val();
         self.m1_over.d.next = self.depth.q.val() - self.c_kmin.q.val();
         self.m1_pmax.d.next = self.c_pmax.q.val();

@@ -751,6 +751,23 @@ fn aimed_params(r: &mut Rng, shape: &CpShape, q: u32) -> CpParams {
             p.pmax = span;
         }
     }
+    // A quarter of the time a margin of one: q = kmin + 1 and
+    // pmax = u * span + 1, so `u * span < (q - kmin) * pmax` holds by
+    // exactly 1 and the draw u is marked (an error of any size in either
+    // product shows).
+    if r.chance(64) && q >= 1 {
+        let span = r.range(2, 65_535.min(p.buf_max.max(2)));
+        if (q - 1) as u64 + span as u64 <= p.buf_max as u64 {
+            let u = r.upto(65_535 / span);
+            p.kmin = q - 1;
+            p.kmax = p.kmin + span;
+            p.pmax = u * span + 1;
+            let low = r.next_u32() & 0xffff;
+            p.seed = (u << 16) | if u == 0 && low == 0 { 1 } else { low };
+            debug_assert!(p.validate(shape).is_ok(), "{p:?}");
+            return p;
+        }
+    }
     let span = (p.kmax - p.kmin) as u64;
     let num = (q - p.kmin) as u64 * p.pmax as u64;
     // Smallest draw that is not marked; one below it is the largest marked.

@@ -121,6 +121,8 @@ pub struct Mutant {
     pub change: String,
     /// The original line, trimmed.
     pub original: String,
+    /// The module the line belongs to (e.g. `ccrtl_cp__lhs_mul`).
+    pub module: String,
     /// The whole mutated file.
     pub text: String,
     /// The kind of bug.
@@ -474,10 +476,17 @@ impl Out<'_> {
                 text.push('\n');
             }
         }
+        let module = self.lines[..=n]
+            .iter()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix("module "))
+            .map(|rest| rest.chars().take_while(|c| is_ident(*c)).collect())
+            .unwrap_or_default();
         self.mutants.push(Mutant {
             line: n + 1,
             change,
             original: self.lines[n].trim().to_string(),
+            module,
             text,
             class,
         });

@@ -36,9 +36,9 @@ pub trait BlockTests: Block {
     /// The configuration the mutants are planted in: reset values chosen so
     /// that a bug in restoring them shows before the first parameter load.
     fn mutation_config() -> Self::Config;
-    /// Mutants no stimulus can tell apart from the original: the changed
-    /// line's original text, the change (`Mutant::change`) and the reason.
-    const EQUIVALENT: &'static [(&'static str, &'static str, &'static str)];
+    /// Mutants no stimulus can tell apart from the original, each with the
+    /// reason (see [`Equivalent`] for how an entry matches).
+    const EQUIVALENT: &'static [Equivalent];
     /// A plausible bug planted in the block's Verilog (must change it).
     fn planted_bug(verilog: &str) -> String;
     /// The most cycles the shrunk trace of `planted_bug` may have.
@@ -455,10 +455,37 @@ pub fn proptest_shrinks_a_planted_bug<B: BlockTests>() {
 
 // ---- planted mutants ---------------------------------------------------------
 
+/// One entry of a block's list of equivalent mutants.
+pub struct Equivalent {
+    /// The module of the changed line (`Mutant::module`); "" for any.
+    pub module: &'static str,
+    /// The changed line's original text, trimmed; "" for any line.
+    pub original: &'static str,
+    /// The change (`Mutant::change`), exactly, or with one `*` standing for
+    /// any text (e.g. `width-truncated * [47:0] -> [46:0]`).
+    pub change: &'static str,
+    /// Why no stimulus can show it.
+    pub reason: &'static str,
+}
+
+impl Equivalent {
+    fn matches(&self, m: &mutate::Mutant) -> bool {
+        let change = match self.change.split_once('*') {
+            Some((pre, post)) => {
+                m.change.len() >= pre.len() + post.len()
+                    && m.change.starts_with(pre)
+                    && m.change.ends_with(post)
+            }
+            None => m.change == self.change,
+        };
+        change
+            && (self.module.is_empty() || m.module == self.module)
+            && (self.original.is_empty() || m.original == self.original)
+    }
+}
+
 fn is_equivalent<B: BlockTests>(m: &mutate::Mutant) -> bool {
-    B::EQUIVALENT
-        .iter()
-        .any(|(orig, change, _)| m.original == *orig && m.change == *change)
+    B::EQUIVALENT.iter().any(|e| e.matches(m))
 }
 
 /// Runs `mutants` and fails on any survivor not listed as equivalent (and on
