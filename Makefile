@@ -42,9 +42,21 @@ bench: setup
 	$(CARGO) build --release --quiet
 	$(CCRTL) verify all --cycles 10000000 --seed 7 --json
 
-## Resource counts (ECP5 and iCE40) of every emitted block; PNR=1 adds Fmax.
-synth: run
-	bash fpga/synth.sh $(if $(PNR),--pnr) ccrtl_cp build/verilog/ccrtl_cp.v
+## Every block synthesized for ECP5 (LFE5U-85F, LFE5U-25F), iCE40 (UP5K,
+## HX8K) and Xilinx 7-series into build/synth/, placed and routed over SEEDS
+## placer seeds for Fmax (ECP5, iCE40), then docs/fpga.md rewritten from
+## build/synth/summary.json (fpga/README.md). PNR=0: resources only, and
+## docs/fpga.md is left alone.
+PNR ?= 1
+SEEDS ?= 3
+synth: setup
+	$(CARGO) build --release --quiet
+ifeq ($(PNR),0)
+	$(CCRTL) synth all
+else
+	$(CCRTL) synth all --pnr --seeds $(SEEDS)
+	$(CCRTL) synth-doc build/synth/summary.json --out docs/fpga.md
+endif
 
 clean:
 	rm -rf build

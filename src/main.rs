@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use ccrtl_sim::commands::{self, ReplayOpts, SoakOpts, VerifyOpts, VerifyRow};
 use ccrtl_sim::params::ParamsFile;
-use ccrtl_sim::{fsutil, registry};
+use ccrtl_sim::{fsutil, registry, synth};
 
 #[derive(Parser)]
 #[command(
@@ -114,6 +114,52 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Synthesize a block for ECP5, iCE40 and Xilinx 7-series and report
+    /// its resources; with --pnr also place and route it (ECP5, iCE40) over
+    /// several seeds for Fmax (fpga/README.md).
+    Synth {
+        /// Block name, or `all`.
+        block: String,
+        #[arg(long, value_enum, default_value_t = SynthTarget::All)]
+        target: SynthTarget,
+        /// Also place and route, for Fmax and the critical path.
+        #[arg(long)]
+        pnr: bool,
+        /// Placer seeds 1..N; the Fmax reported is their median.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+        seeds: u32,
+        /// Target frequency given to nextpnr, MHz.
+        #[arg(long, default_value_t = 100.0)]
+        freq: f64,
+        /// Print the report (or with `all` the summary) as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Output directory (default build/synth/<block>; with `all`, the
+        /// directory holding one per block and summary.json).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Generation-time parameters (docs/params.md).
+        #[arg(long)]
+        params: Option<PathBuf>,
+        /// Synthesize this Verilog file instead of emitting the block.
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+    },
+    /// Write docs/fpga.md from `ccrtl synth` report.json or summary.json files.
+    SynthDoc {
+        #[arg(required = true)]
+        reports: Vec<PathBuf>,
+        #[arg(long, default_value = "docs/fpga.md")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SynthTarget {
+    Ecp5,
+    Ice40,
+    Xilinx,
+    All,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -307,6 +353,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Cmd::Synth {
+            block,
+            target,
+            pnr,
+            seeds,
+            freq,
+            json,
+            out,
+            params,
+            verilog,
+        } => {
+            let opts = synth::CommandOpts {
+                target: match target {
+                    SynthTarget::Ecp5 => synth::Target::Ecp5,
+                    SynthTarget::Ice40 => synth::Target::Ice40,
+                    SynthTarget::Xilinx => synth::Target::Xilinx,
+                    SynthTarget::All => synth::Target::All,
+                },
+                pnr,
+                seeds,
+                freq_mhz: freq,
+                out,
+                verilog,
+                json,
+                build_dir: build_dir(),
+            };
+            synth::command(&block, &load_params(params.as_deref())?, &opts)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::SynthDoc { reports, out } => {
+            synth::doc_command(&reports, &out)?;
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -94,6 +94,8 @@ type Engine = dyn FnMut(&[u128], &mut [u128]) -> Result<()>;
 /// A block as the command line sees it.
 pub trait Entry: Sync {
     fn name(&self) -> &'static str;
+    /// Name of the block's clock input.
+    fn clock(&self) -> &'static str;
     /// Checks the block's table of the params file.
     fn check_params(&self, params: &ParamsFile) -> Result<()>;
     /// The Verilog file for the block's configuration.
@@ -155,6 +157,10 @@ pub fn model_of<B: Block>(
 impl<B: Block> Entry for Registered<B> {
     fn name(&self) -> &'static str {
         B::NAME
+    }
+
+    fn clock(&self) -> &'static str {
+        B::CLOCK
     }
 
     fn check_params(&self, params: &ParamsFile) -> Result<()> {
@@ -338,7 +344,7 @@ impl<B: Block> Entry for Registered<B> {
 
 /// The `//   key = value` lines of an emitted file's "Generation-time
 /// parameters" header, or `None` for a file without one (hand-written).
-fn header_parameters(text: &str) -> Option<Vec<&str>> {
+pub(crate) fn header_parameters(text: &str) -> Option<Vec<&str>> {
     let mut lines = text.lines().take_while(|l| l.starts_with("//"));
     lines.find(|l| l.trim() == "// Generation-time parameters:")?;
     Some(lines.take_while(|l| l.starts_with("//   ")).collect())

