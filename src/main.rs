@@ -128,8 +128,9 @@ enum Cmd {
         /// Placer seeds 1..N; the Fmax reported is their median.
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
         seeds: u32,
-        /// Target frequency given to nextpnr, MHz.
-        #[arg(long, default_value_t = 100.0)]
+        /// Target frequency given to nextpnr, MHz (200: line rate, see
+        /// docs/cp.md "Pipeline").
+        #[arg(long, default_value_t = 200.0)]
         freq: f64,
         /// Print the report (or with `all` the summary) as JSON on stdout.
         #[arg(long)]

@@ -106,12 +106,8 @@ fn resource_only_synthesis_of_cp_on_ecp5_writes_a_whole_report() {
             d.key,
             d.block
         );
-        assert!(
-            d.block.carry > 0 && d.block.dsp > 0,
-            "{}: {:?}",
-            d.key,
-            d.block
-        );
+        // CP's adders (its products are adder trees: no DSP, docs/cp.md).
+        assert!(d.block.carry > 0, "{}: {:?}", d.key, d.block);
         assert!(d.pnr.is_none() && d.no_fmax.is_some(), "{}", d.key);
         // Every file the report names is there.
         assert!(out.join(&d.synthesis.log).is_file(), "{}", d.synthesis.log);

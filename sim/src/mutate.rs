@@ -1062,17 +1062,29 @@ endmodule
         for m in &a {
             assert_ne!(m.text, v, "{} changes nothing", m.id());
         }
-        // Every register submodule wider than one bit gets its width mutant.
-        let subs = v
+        // Every register submodule (a `q <= d` flip-flop) wider than one
+        // bit gets its width mutant on `q`.
+        let regs: Vec<String> = v
             .split("endmodule")
-            .filter(|m| m.contains("module ccrtl_cp__") && m.contains("output reg  ["))
-            .count();
-        assert!(subs > 10);
+            .filter(|m| m.contains("q <= d;") && m.contains("output reg  ["))
+            .filter_map(|m| {
+                let rest = &m[m.find("module ccrtl_cp__")? + "module ".len()..];
+                Some(rest.chars().take_while(|c| *c != '(').collect())
+            })
+            .collect();
+        assert!(regs.len() > 10);
         let sub_widths = a
             .iter()
-            .filter(|m| m.class == MutantClass::WidthTruncated && m.change.contains("ccrtl_cp__"))
+            .filter(|m| {
+                m.class == MutantClass::WidthTruncated
+                    && regs.contains(&m.module)
+                    && m.original.starts_with("output reg")
+            })
             .count();
-        assert_eq!(sub_widths, subs);
+        assert_eq!(sub_widths, regs.len());
+        // Mutants inside a submodule that is not a register (a multiplier)
+        // know their module.
+        assert!(a.iter().any(|m| m.module == "ccrtl_cp__rhs_mul"));
     }
 
     /// Up to 10 mutants of each class, spread over the class, parse and
