@@ -540,8 +540,9 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
 }
 
 /// Fast tier: every mutant of the classes that model hand-written bugs
-/// (valid gating, reset constant, stage not cleared, load late or early)
-/// and a rotating sample of the rest.
+/// (valid gating, reset constant, stage not cleared, load early), a
+/// rotating sample of the loads one cycle late and a rotating sample of the
+/// rest.
 pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u64) {
     let good = B::verilog(&B::mutation_config());
     let all = mutate::mutants(&good, &top::<B>());
@@ -552,14 +553,19 @@ pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u6
             MutantClass::ValidGating
                 | MutantClass::ResetConstant
                 | MutantClass::ResetNotCleared
-                | MutantClass::LoadLate
                 | MutantClass::LoadEarly
         )
     });
-    let mut rest = rest;
-    for _ in 0..sample.min(rest.len()) {
-        let k = r.upto(rest.len() as u32 - 1) as usize;
-        chosen.push(rest.swap_remove(k));
+    // A register read one cycle late: one per register of the block, so a
+    // rotating sample of them (as many as `sample`), then `sample` others.
+    let (mut late, mut rest): (Vec<_>, Vec<_>) = rest
+        .into_iter()
+        .partition(|m| m.class == MutantClass::LoadLate);
+    for pool in [&mut late, &mut rest] {
+        for _ in 0..sample.min(pool.len()) {
+            let k = r.upto(pool.len() as u32 - 1) as usize;
+            chosen.push(pool.swap_remove(k));
+        }
     }
     check_mutants::<B>(&chosen, cycles);
 }
