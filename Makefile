@@ -6,7 +6,7 @@ CCRTL := ./target/release/ccrtl
 CYCLES ?= 1000000
 SEED ?= 1
 
-.PHONY: run test test-deep setup bench soak synth clean
+.PHONY: run test test-deep setup bench soak synth formal clean
 
 ## Emit every block into build/verilog/ and verify each against its golden
 ## model for $(CYCLES) random cycles under Verilator.
@@ -36,6 +36,13 @@ soak: setup
 
 setup:
 	@bash scripts/setup.sh
+
+## Prove the properties of every block (formal/<block>/) with SymbiYosys:
+## one row per property (method, depth, result, seconds); results and
+## counterexample traces in build/formal/<block>/ (docs/formal.md).
+formal: setup
+	$(CARGO) build --release --quiet
+	$(CCRTL) formal all
 
 ## Lockstep throughput (golden + Verilator, one core): 10 M cycles per block.
 bench: setup

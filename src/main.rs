@@ -2,7 +2,8 @@
 //! against the golden models.
 //!
 //! Exit status: 0 success; 1 a check failed (mismatches, a coverage point
-//! missed, or a design that stopped itself after mismatches); 2 bad usage,
+//! missed, a design that stopped itself after mismatches, a property that
+//! failed or was not proven); 2 bad usage,
 //! bad parameters, bad input files, a tool failure, or a design that
 //! stopped itself (`$finish`, `$stop`, `$fatal`, an assertion); 130 when
 //! interrupted (temporary files removed).
@@ -14,6 +15,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use ccrtl_sim::commands::{self, ReplayOpts, SoakOpts, VerifyOpts, VerifyRow};
+use ccrtl_sim::formal::{self, FormalOpts};
 use ccrtl_sim::params::ParamsFile;
 use ccrtl_sim::{fsutil, registry, synth};
 
@@ -114,6 +116,26 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Prove the properties of a block (formal/<block>/) with SymbiYosys and
+    /// print one row per property: method (induction, bounded, cover), depth,
+    /// result, seconds.
+    Formal {
+        /// Block name, or `all` (every block with a formal/<block>/ folder).
+        block: String,
+        /// Run only this task (property) of the block's .sby file; repeatable.
+        #[arg(long = "task", value_name = "TASK")]
+        tasks: Vec<String>,
+        /// Prove this file instead of freshly emitted Verilog; it must have
+        /// been emitted with the proof configuration (or with --params).
+        #[arg(long)]
+        verilog: Option<PathBuf>,
+        /// Prove another configuration than formal/<block>/params.toml.
+        #[arg(long)]
+        params: Option<PathBuf>,
+        /// Print a machine-readable summary on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Synthesize a block for ECP5, iCE40 and Xilinx 7-series and report
     /// its resources; with --pnr also place and route it (ECP5, iCE40) over
     /// several seeds for Fmax (fpga/README.md).
@@ -191,6 +213,20 @@ fn build_dir() -> PathBuf {
     std::env::var_os("CCRTL_BUILD_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("build"))
+}
+
+/// Where the blocks' properties live (`formal/`), and the venv with the
+/// yowasp tools (`.venv/`), both relative to the repository root.
+fn formal_dir() -> PathBuf {
+    std::env::var_os("CCRTL_FORMAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("formal"))
+}
+
+fn venv_dir() -> PathBuf {
+    std::env::var_os("CCRTL_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(".venv"))
 }
 
 fn load_params(path: Option<&std::path::Path>) -> Result<ParamsFile> {
@@ -387,6 +423,53 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Cmd::SynthDoc { reports, out } => {
             synth::doc_command(&reports, &out)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Formal {
+            block,
+            tasks,
+            verilog,
+            params,
+            json,
+        } => {
+            let named = commands::named(&block)?;
+            let all = block == "all";
+            if all && (verilog.is_some() || !tasks.is_empty()) {
+                bail!("--verilog and --task need a single block, not `all`");
+            }
+            let opts = FormalOpts {
+                formal_dir: formal_dir(),
+                build_dir: build_dir(),
+                venv: venv_dir(),
+                params,
+                verilog,
+                tasks,
+                progress: !json,
+            };
+            let blocks = formal::with_properties(named, all, &opts.formal_dir)?;
+            let tools = formal::Tools::find(&opts.venv)?;
+            let mut rows = vec![];
+            for b in blocks {
+                rows.push(formal::run(b, &tools, &opts)?);
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&formal::json(&rows))?);
+            } else {
+                print!("{}", formal::table(&rows));
+            }
+            for r in &rows {
+                for t in r
+                    .tasks
+                    .iter()
+                    .filter(|t| t.outcome != formal::Outcome::Pass)
+                {
+                    eprintln!("{}", formal::failure_line(r.block, t));
+                }
+            }
+            Ok(if rows.iter().all(|r| r.all_pass()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }

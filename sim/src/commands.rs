@@ -344,7 +344,7 @@ impl<B: Block> Entry for Registered<B> {
 
 /// The `//   key = value` lines of an emitted file's "Generation-time
 /// parameters" header, or `None` for a file without one (hand-written).
-pub(crate) fn header_parameters(text: &str) -> Option<Vec<&str>> {
+pub fn header_parameters(text: &str) -> Option<Vec<&str>> {
     let mut lines = text.lines().take_while(|l| l.starts_with("//"));
     lines.find(|l| l.trim() == "// Generation-time parameters:")?;
     Some(lines.take_while(|l| l.starts_with("//   ")).collect())
@@ -354,15 +354,21 @@ pub(crate) fn header_parameters(text: &str) -> Option<Vec<&str>> {
 /// made with; verifying it against others would report every difference
 /// as a mismatch. Refuse that with the two sets side by side.
 fn check_header<B: Block>(config: &B::Config, text: &str, path: &Path) -> Result<()> {
-    let Some(file) = header_parameters(text) else {
+    if header_parameters(text).is_none() {
         return Ok(());
-    };
-    let emitted = B::verilog(config);
-    let ours = header_parameters(&emitted).unwrap_or_default();
+    }
+    same_parameters(text, &B::verilog(config), path, "verify")
+}
+
+/// Refuses `text` (read from `path`) unless its header states the same
+/// generation-time parameters as `ours`, the file `command` would emit.
+pub fn same_parameters(text: &str, ours: &str, path: &Path, command: &str) -> Result<()> {
+    let file = header_parameters(text).unwrap_or_default();
+    let ours = header_parameters(ours).unwrap_or_default();
     if file != ours {
         bail!(
-            "{} was generated with other parameters than the ones verified; pass the \
-             --params file it was emitted with.\n  the file says:\n{}\n  verify uses:\n{}",
+            "{} was generated with other parameters than the ones {command} uses; pass the \
+             --params file it was emitted with.\n  the file says:\n{}\n  {command} uses:\n{}",
             path.display(),
             file.join("\n"),
             ours.join("\n")

@@ -4,6 +4,7 @@
 pub mod block;
 pub mod commands;
 pub mod cp;
+pub mod formal;
 pub mod fsutil;
 pub mod lockstep;
 pub mod mutate;

