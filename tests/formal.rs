@@ -4,7 +4,7 @@
 //!
 //! Tiers: the fast tier (`make test`) plants one bug per property and runs
 //! the property it must break beside one it must not, plus the command's
-//! error paths (26 s to 35 s measured on the shared 2-core machine). The
+//! error paths (26 s to 46 s in three runs on the shared 2-core machine). The
 //! deep tier (`make test-deep`, `#[ignore]`) proves every property on the
 //! proof configuration and on every shape of the menu, and runs every
 //! property on every planted bug, checking the whole set that fails and the
