@@ -337,7 +337,11 @@ fn compile(
     let mut extra: Vec<String> = vec![];
     if let Some(lib) = library {
         extra.extend(lib.args.iter().cloned());
-        extra.extend(lib.include_dirs.iter().map(|d| format!("-I{}", d.display())));
+        extra.extend(
+            lib.include_dirs
+                .iter()
+                .map(|d| format!("-I{}", d.display())),
+        );
         extra.extend(lib.files.iter().map(|f| f.display().to_string()));
     }
     std::fs::write(dir.join(&vname), verilog)?;

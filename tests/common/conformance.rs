@@ -817,7 +817,10 @@ pub fn replay_engines_agree<B: Block>() {
 }
 
 /// The block's registry entry and its default params.
-fn entry_of<B: Block>() -> (&'static dyn ccrtl_sim::commands::Entry, ccrtl_sim::params::ParamsFile) {
+fn entry_of<B: Block>() -> (
+    &'static dyn ccrtl_sim::commands::Entry,
+    ccrtl_sim::params::ParamsFile,
+) {
     let e = ccrtl_sim::commands::named(B::NAME).unwrap();
     let p = ccrtl_sim::params::ParamsFile::load(None, &ccrtl_sim::registry::names()).unwrap();
     (e[0], p)
@@ -853,8 +856,18 @@ pub fn netlists_match_golden<B: Block>(cycles: u64) {
             rep.mismatches,
             rep.cycles_per_second()
         );
-        assert!(rep.compared + 100 >= cycles, "{}: too few cycles compared", r.netlist.target.key());
-        assert_eq!(rep.mismatches, 0, "{}: {:?}", r.netlist.target.key(), rep.first);
+        assert!(
+            rep.compared + 100 >= cycles,
+            "{}: too few cycles compared",
+            r.netlist.target.key()
+        );
+        assert_eq!(
+            rep.mismatches,
+            0,
+            "{}: {:?}",
+            r.netlist.target.key(),
+            rep.first
+        );
         assert!(rep.design_stop.is_none());
     }
 }
@@ -874,7 +887,10 @@ pub fn plant_in_netlist(target: GateTarget, text: &str) -> (String, String) {
                         && lines[i].trim_end().ends_with(';')
                 })
                 .collect();
-            assert!(!flops.is_empty(), "no flip-flop found in the generic netlist");
+            assert!(
+                !flops.is_empty(),
+                "no flip-flop found in the generic netlist"
+            );
             let i = flops[flops.len() / 2];
             let (lhs, rhs) = lines[i].split_once(" <= ").unwrap();
             let rhs = rhs.trim_end().trim_end_matches(';');
@@ -883,7 +899,11 @@ pub fn plant_in_netlist(target: GateTarget, text: &str) -> (String, String) {
             (lines.join("\n") + "\n", what)
         }
         GateTarget::Ecp5 | GateTarget::Ice40 => {
-            let key = if target == GateTarget::Ecp5 { ".INIT(16'h" } else { ".LUT_INIT(16'h" };
+            let key = if target == GateTarget::Ecp5 {
+                ".INIT(16'h"
+            } else {
+                ".LUT_INIT(16'h"
+            };
             let i = lines
                 .iter()
                 .position(|l| l.contains(key))
@@ -936,7 +956,11 @@ pub fn a_bug_planted_in_a_netlist_is_caught<B: Block>(targets: &[GateTarget]) {
             rep.mismatches,
             rep.first.first().map(|m| m.to_string())
         );
-        assert!(rep.mismatches > 0, "{}: planted bug ({what}) not caught", r.netlist.target.key());
+        assert!(
+            rep.mismatches > 0,
+            "{}: planted bug ({what}) not caught",
+            r.netlist.target.key()
+        );
     }
 }
 
@@ -951,9 +975,10 @@ pub fn equivalence_check_sees_a_planted_netlist_bug<B: Block>() {
     let rows = gate::run(e, &p, &opts).unwrap();
     let r = &rows[0];
     let clean = r.equivalence.clone().unwrap();
-    let text = std::fs::read_to_string(&r.netlist.path).unwrap();
+    let gate_file = r.netlist.dir.join(gate::EQUIV_GATE);
+    let text = std::fs::read_to_string(&gate_file).unwrap();
     let (bad, what) = plant_in_netlist(GateTarget::Generic, &text);
-    std::fs::write(&r.netlist.path, bad).unwrap();
+    std::fs::write(&gate_file, bad).unwrap();
     let top = ccrtl_hdl::emit::top_module(B::NAME);
     let planted = gate::equivalence(&r.netlist, &top, 5).unwrap();
     eprintln!(
@@ -967,7 +992,10 @@ pub fn equivalence_check_sees_a_planted_netlist_bug<B: Block>() {
         planted.seconds
     );
     assert!(!planted.proven());
-    assert!(planted.unproven > clean.unproven, "the planted bug left no new unproven cell");
+    assert!(
+        planted.unproven > clean.unproven,
+        "the planted bug left no new unproven cell"
+    );
 }
 
 /// Instantiates the suite for a block implementing [`BlockTests`].
