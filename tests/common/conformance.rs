@@ -884,6 +884,7 @@ pub fn plant_in_netlist(target: GateTarget, text: &str) -> (String, String) {
                 .filter(|&i| {
                     lines[i - 1].trim() == "always @(posedge clk)"
                         && lines[i].contains(" <= ")
+                        && !lines[i].contains("if (")
                         && lines[i].trim_end().ends_with(';')
                 })
                 .collect();
@@ -923,7 +924,8 @@ pub fn plant_in_netlist(target: GateTarget, text: &str) -> (String, String) {
 /// (and the header check still holds: the planted file keeps its header).
 pub fn a_bug_planted_in_a_netlist_is_caught<B: Block>(targets: &[GateTarget]) {
     let (e, p) = entry_of::<B>();
-    let out = tmp_dir(&format!("netlist-planted-{}", B::NAME));
+    let keys: Vec<&str> = targets.iter().map(|t| t.key()).collect();
+    let out = tmp_dir(&format!("netlist-planted-{}-{}", B::NAME, keys.join("-")));
     let mut opts = netlist_opts(targets.to_vec(), 2_000, &out);
     let rows = gate::run(e, &p, &opts).unwrap();
     for r in rows {
