@@ -6,7 +6,7 @@ CCRTL := ./target/release/ccrtl
 CYCLES ?= 1000000
 SEED ?= 1
 
-.PHONY: run test test-deep setup bench soak synth formal clean
+.PHONY: run test test-deep setup bench soak synth formal netlist clean
 
 ## Emit every block into build/verilog/ and verify each against its golden
 ## model for $(CYCLES) random cycles under Verilator.
@@ -64,6 +64,14 @@ else
 	$(CCRTL) synth all --pnr --seeds $(SEEDS)
 	$(CCRTL) synth-doc build/synth/summary.json --out docs/fpga.md
 endif
+
+## Every block's yosys netlist (generic, ECP5, iCE40) in the Verilator
+## lockstep for NETLIST_CYCLES, and the RTL/generic-netlist equivalence check
+## (docs/verification.md "Netlist equivalence").
+NETLIST_CYCLES ?= 100000
+netlist: setup
+	$(CARGO) build --release --quiet
+	$(CCRTL) netlist all --cycles $(NETLIST_CYCLES) --equiv
 
 clean:
 	rm -rf build

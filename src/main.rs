@@ -168,6 +168,34 @@ enum Cmd {
         #[arg(long)]
         verilog: Option<PathBuf>,
     },
+    /// Gate-level simulation: synthesize a block with yosys (generic,
+    /// ECP5, iCE40) into build/netlist/<block>/<target>/ and run each
+    /// netlist in the Verilator lockstep against the golden model; with
+    /// --equiv also check the RTL against the generic netlist with yosys's
+    /// equivalence passes (docs/verification.md "Netlist equivalence").
+    Netlist {
+        /// Block name, or `all`.
+        block: String,
+        #[arg(long, value_enum, default_value_t = NetlistTarget::All)]
+        target: NetlistTarget,
+        #[arg(long, default_value_t = 100_000)]
+        cycles: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seed of the random power-up state (default: drawn, printed).
+        #[arg(long)]
+        power_up_seed: Option<u32>,
+        /// Also run the yosys equivalence check (generic netlist) with this
+        /// sequential depth for equiv_simple and equiv_induct.
+        #[arg(long, num_args = 0..=1, default_missing_value = "5")]
+        equiv: Option<u32>,
+        /// Output directory (default build/netlist).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Generation-time parameters (docs/params.md).
+        #[arg(long)]
+        params: Option<PathBuf>,
+    },
     /// Write docs/fpga.md from `ccrtl synth` report.json or summary.json files.
     SynthDoc {
         #[arg(required = true)]
@@ -175,6 +203,14 @@ enum Cmd {
         #[arg(long, default_value = "docs/fpga.md")]
         out: PathBuf,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum NetlistTarget {
+    Generic,
+    Ecp5,
+    Ice40,
+    All,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -419,6 +455,77 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             synth::command(&block, &load_params(params.as_deref())?, &opts)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Netlist {
+            block,
+            target,
+            cycles,
+            seed,
+            power_up_seed,
+            equiv,
+            out,
+            params,
+        } => {
+            use synth::gate::GateTarget;
+            let blocks = commands::named(&block)?;
+            let params = load_params(params.as_deref())?;
+            let targets = match target {
+                NetlistTarget::Generic => vec![GateTarget::Generic],
+                NetlistTarget::Ecp5 => vec![GateTarget::Ecp5],
+                NetlistTarget::Ice40 => vec![GateTarget::Ice40],
+                NetlistTarget::All => GateTarget::ALL.to_vec(),
+            };
+            let opts = synth::gate::NetlistOpts {
+                targets,
+                cycles,
+                seed,
+                equiv_seq: equiv,
+                out: out.unwrap_or_else(|| build_dir().join("netlist")),
+                build_dir: build_dir(),
+                power_up_seed,
+            };
+            let mut ok = true;
+            println!(
+                "{:<6} {:<8} {:>7} {:>8} {:>10} {:>11} {:>10}  equivalence",
+                "block", "target", "cells", "synth s", "cycles", "mismatches", "cycles/s"
+            );
+            for b in blocks {
+                for r in synth::gate::run(b, &params, &opts)? {
+                    report_problems(&r.verify);
+                    let rep = &r.verify.report;
+                    ok &= rep.mismatches == 0 && rep.design_stop.is_none();
+                    let eq = match &r.equivalence {
+                        None => String::from("-"),
+                        Some(e) if e.proven() => format!(
+                            "proven ({} $equiv cells, seq {}, {:.0} s)",
+                            e.cells, e.seq, e.seconds
+                        ),
+                        Some(e) => format!(
+                            "NOT proven: {} of {} $equiv cells unproven (seq {}, {:.0} s; {})",
+                            e.unproven,
+                            e.cells,
+                            e.seq,
+                            e.seconds,
+                            e.log.display()
+                        ),
+                    };
+                    println!(
+                        "{:<6} {:<8} {:>7} {:>8.1} {:>10} {:>11} {:>10.0}  {eq}",
+                        r.block,
+                        r.netlist.target.key(),
+                        r.netlist.cell_count(),
+                        r.netlist.seconds,
+                        rep.compared,
+                        rep.mismatches,
+                        rep.cycles_per_second()
+                    );
+                }
+            }
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Cmd::SynthDoc { reports, out } => {
             synth::doc_command(&reports, &out)?;

@@ -150,7 +150,13 @@ pub fn model_of<B: Block>(
         }
     };
     let shown = path.display().to_string();
-    let model = build_model::<B>(config, &text, &shown, build_dir)?;
+    // A netlist of `ccrtl netlist` names its target in its header: its
+    // cell simulation models are verilated beside it.
+    let library = match crate::synth::gate::netlist_target(&text)? {
+        Some(t) => crate::synth::gate::cell_library(t)?,
+        None => None,
+    };
+    let model = build_model::<B>(config, &text, &shown, build_dir, library.as_ref())?;
     Ok((shown, model))
 }
 
@@ -383,7 +389,7 @@ fn model_of_quiet<B: Block>(
     build_dir: &Path,
 ) -> Result<(String, verilator::Model)> {
     let shown = format!("{} (emitted)", ccrtl_hdl::emit::file_name(B::NAME));
-    let model = build_model::<B>(config, &B::verilog(config), &shown, build_dir)?;
+    let model = build_model::<B>(config, &B::verilog(config), &shown, build_dir, None)?;
     Ok((shown, model))
 }
 
@@ -394,14 +400,16 @@ fn build_model<B: Block>(
     text: &str,
     shown: &str,
     build_dir: &Path,
+    library: Option<&verilator::CellLibrary>,
 ) -> Result<verilator::Model> {
-    Ok(verilator::Model::build(
+    Ok(verilator::Model::build_with(
         text,
         shown,
         &ccrtl_hdl::emit::top_module(B::NAME),
         B::CLOCK,
         &B::ports(config),
         &build_dir.join("verilator"),
+        library,
     )?)
 }
 

@@ -82,6 +82,17 @@ pub struct Model {
     verilated_name: String,
 }
 
+/// Verilog read by Verilator beside the design: the cell simulation models
+/// of a synthesized netlist (vendor files, read where they are installed),
+/// with the options they need.
+#[derive(Debug, Clone, Default)]
+pub struct CellLibrary {
+    pub files: Vec<PathBuf>,
+    pub include_dirs: Vec<PathBuf>,
+    /// Extra Verilator options (defines, warning waivers).
+    pub args: Vec<String>,
+}
+
 /// The design ended the simulation itself: `$finish`, `$stop`, `$fatal` or
 /// a failing assertion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,10 +209,35 @@ impl Model {
         ports: &[Port],
         cache_root: &Path,
     ) -> Result<Model, VerilatorError> {
+        Self::build_with(verilog, source_name, top, clock, ports, cache_root, None)
+    }
+
+    /// [`Model::build`] with a cell library verilated beside the file (a
+    /// gate-level netlist's cell simulation models).
+    pub fn build_with(
+        verilog: &str,
+        source_name: &str,
+        top: &str,
+        clock: &str,
+        ports: &[Port],
+        cache_root: &Path,
+        library: Option<&CellLibrary>,
+    ) -> Result<Model, VerilatorError> {
         let version = tool_output("verilator", &["--version"])?;
         let mut h = Sha256::new();
         h.update(verilog.as_bytes());
         h.update(format!("\0{top}\0{clock}\0{SHIM_VERSION}\0{version}\0").as_bytes());
+        if let Some(lib) = library {
+            // The models' text and every option they are verilated with.
+            for f in &lib.files {
+                h.update(f.display().to_string().as_bytes());
+                h.update(std::fs::read(f)?);
+            }
+            for d in &lib.include_dirs {
+                h.update(d.display().to_string().as_bytes());
+            }
+            h.update(lib.args.join(" ").as_bytes());
+        }
         // Every flag the model is compiled with.
         h.update(USER_HOOKS.join(" ").as_bytes());
         h.update(PRINTF_HEADER.as_bytes());
@@ -226,6 +262,7 @@ impl Model {
                 &tmp,
                 cache_root,
                 &version,
+                library,
             );
             if let Err(e) = result {
                 let _ = std::fs::remove_dir_all(&tmp);
@@ -294,8 +331,19 @@ fn compile(
     dir: &Path,
     cache_root: &Path,
     version: &str,
+    library: Option<&CellLibrary>,
 ) -> Result<(), VerilatorError> {
     let vname = verilated_name(top);
+    let mut extra: Vec<String> = vec![];
+    if let Some(lib) = library {
+        extra.extend(lib.args.iter().cloned());
+        extra.extend(
+            lib.include_dirs
+                .iter()
+                .map(|d| format!("-I{}", d.display())),
+        );
+        extra.extend(lib.files.iter().map(|f| f.display().to_string()));
+    }
     std::fs::write(dir.join(&vname), verilog)?;
     let obj = dir.join("obj");
     // Verilator runs in the build directory on the file's bare name, so its
@@ -308,7 +356,8 @@ fn compile(
             .args(["--x-assign", "unique", "--x-initial", "unique"])
             .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
             .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", "obj"])
-            .arg(&vname),
+            .arg(&vname)
+            .args(&extra),
         Some((&vname, source_name)),
     )?;
 

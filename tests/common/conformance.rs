@@ -23,6 +23,9 @@ use proptest::test_runner::{
     Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner,
 };
 
+use ccrtl_sim::synth::gate;
+pub use ccrtl_sim::synth::gate::GateTarget;
+
 use super::{ccrtl, model, tmp_dir, verilator_lint, yosys, yosys_ok};
 
 /// What a block brings to the conformance suite.
@@ -819,6 +822,190 @@ pub fn replay_engines_agree<B: Block>() {
     );
 }
 
+/// The block's registry entry and its default params.
+fn entry_of<B: Block>() -> (
+    &'static dyn ccrtl_sim::commands::Entry,
+    ccrtl_sim::params::ParamsFile,
+) {
+    let e = ccrtl_sim::commands::named(B::NAME).unwrap();
+    let p = ccrtl_sim::params::ParamsFile::load(None, &ccrtl_sim::registry::names()).unwrap();
+    (e[0], p)
+}
+
+fn netlist_opts(targets: Vec<GateTarget>, cycles: u64, out: &Path) -> gate::NetlistOpts {
+    gate::NetlistOpts {
+        targets,
+        cycles,
+        seed: 11,
+        equiv_seq: None,
+        out: out.to_path_buf(),
+        build_dir: super::test_root(),
+        power_up_seed: Some(7),
+    }
+}
+
+/// Gate-level simulation: the yosys netlist of every target (generic,
+/// ECP5 and iCE40 with their cell models) in the Verilator lockstep
+/// against the golden model for `cycles` cycles, no mismatch.
+pub fn netlists_match_golden<B: Block>(cycles: u64) {
+    let (e, p) = entry_of::<B>();
+    let out = tmp_dir(&format!("netlist-{}-{cycles}", B::NAME));
+    let rows = gate::run(e, &p, &netlist_opts(GateTarget::ALL.to_vec(), cycles, &out)).unwrap();
+    for r in &rows {
+        let rep = &r.verify.report;
+        eprintln!(
+            "{} {}: {} cells, {} cycles compared, {} mismatches, {:.0} cycles/s",
+            B::NAME,
+            r.netlist.target.key(),
+            r.netlist.cell_count(),
+            rep.compared,
+            rep.mismatches,
+            rep.cycles_per_second()
+        );
+        assert!(
+            rep.compared + 100 >= cycles,
+            "{}: too few cycles compared",
+            r.netlist.target.key()
+        );
+        assert_eq!(
+            rep.mismatches,
+            0,
+            "{}: {:?}",
+            r.netlist.target.key(),
+            rep.first
+        );
+        assert!(rep.design_stop.is_none());
+    }
+}
+
+/// A bug planted in a target's netlist: the generic netlist gets one flip-flop
+/// whose D input is inverted (the middle one of the file), the ECP5 and iCE40
+/// netlists one LUT whose function is inverted (all 16 INIT bits of the
+/// first LUT4 / SB_LUT4). Returns the changed text and what was changed.
+pub fn plant_in_netlist(target: GateTarget, text: &str) -> (String, String) {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    match target {
+        GateTarget::Generic => {
+            let flops: Vec<usize> = (1..lines.len())
+                .filter(|&i| {
+                    lines[i - 1].trim() == "always @(posedge clk)"
+                        && lines[i].contains(" <= ")
+                        && !lines[i].contains("if (")
+                        && lines[i].trim_end().ends_with(';')
+                })
+                .collect();
+            assert!(
+                !flops.is_empty(),
+                "no flip-flop found in the generic netlist"
+            );
+            let i = flops[flops.len() / 2];
+            let (lhs, rhs) = lines[i].split_once(" <= ").unwrap();
+            let rhs = rhs.trim_end().trim_end_matches(';');
+            let what = format!("line {}: `{}` now takes ~D", i + 1, lhs.trim());
+            lines[i] = format!("{lhs} <= ~({rhs});");
+            (lines.join("\n") + "\n", what)
+        }
+        GateTarget::Ecp5 | GateTarget::Ice40 => {
+            let key = if target == GateTarget::Ecp5 {
+                ".INIT(16'h"
+            } else {
+                ".LUT_INIT(16'h"
+            };
+            let i = lines
+                .iter()
+                .position(|l| l.contains(key))
+                .unwrap_or_else(|| panic!("no {key} in the netlist"));
+            let at = lines[i].find(key).unwrap() + key.len();
+            let hex = &lines[i][at..at + 4];
+            let v = u16::from_str_radix(hex, 16).unwrap();
+            let new = format!("{:04x}", !v);
+            let what = format!("line {}: LUT INIT 16'h{hex} -> 16'h{new}", i + 1);
+            lines[i].replace_range(at..at + 4, &new);
+            (lines.join("\n") + "\n", what)
+        }
+    }
+}
+
+/// The gate-level lockstep catches a bug planted in each target's netlist
+/// (and the header check still holds: the planted file keeps its header).
+pub fn a_bug_planted_in_a_netlist_is_caught<B: Block>(targets: &[GateTarget]) {
+    let (e, p) = entry_of::<B>();
+    let keys: Vec<&str> = targets.iter().map(|t| t.key()).collect();
+    let out = tmp_dir(&format!("netlist-planted-{}-{}", B::NAME, keys.join("-")));
+    let mut opts = netlist_opts(targets.to_vec(), 2_000, &out);
+    let rows = gate::run(e, &p, &opts).unwrap();
+    for r in rows {
+        let text = std::fs::read_to_string(&r.netlist.path).unwrap();
+        let (bad, what) = plant_in_netlist(r.netlist.target, &text);
+        let path = r.netlist.dir.join("planted.v");
+        std::fs::write(&path, bad).unwrap();
+        opts.cycles = 20_000;
+        let row = e
+            .verify(
+                &p,
+                &ccrtl_sim::commands::VerifyOpts {
+                    cycles: opts.cycles,
+                    seed: opts.seed,
+                    verilog: Some(path.clone()),
+                    vcd: None,
+                    mismatch_vcd: Some(r.netlist.dir.join("planted.vcd")),
+                    progress: false,
+                    power_up_seed: Some(7),
+                    random_reset: false,
+                    build_dir: super::test_root(),
+                },
+            )
+            .unwrap();
+        let rep = &row.report;
+        eprintln!(
+            "{} {} planted ({what}): {} mismatches, first {:?}",
+            B::NAME,
+            r.netlist.target.key(),
+            rep.mismatches,
+            rep.first.first().map(|m| m.to_string())
+        );
+        assert!(
+            rep.mismatches > 0,
+            "{}: planted bug ({what}) not caught",
+            r.netlist.target.key()
+        );
+    }
+}
+
+/// yosys's equivalence check of the RTL against the generic netlist, and
+/// against the same netlist with a planted bug: the planted one must leave
+/// more `$equiv` cells unproven, among them the planted flip-flop's.
+pub fn equivalence_check_sees_a_planted_netlist_bug<B: Block>() {
+    let (e, p) = entry_of::<B>();
+    let out = tmp_dir(&format!("netlist-equiv-{}", B::NAME));
+    let mut opts = netlist_opts(vec![GateTarget::Generic], 1_000, &out);
+    opts.equiv_seq = Some(5);
+    let rows = gate::run(e, &p, &opts).unwrap();
+    let r = &rows[0];
+    let clean = r.equivalence.clone().unwrap();
+    let gate_file = r.netlist.dir.join(gate::EQUIV_GATE);
+    let text = std::fs::read_to_string(&gate_file).unwrap();
+    let (bad, what) = plant_in_netlist(GateTarget::Generic, &text);
+    std::fs::write(&gate_file, bad).unwrap();
+    let top = ccrtl_hdl::emit::top_module(B::NAME);
+    let planted = gate::equivalence(&r.netlist, &top, 5).unwrap();
+    eprintln!(
+        "{}: clean {} of {} unproven ({:.0} s); planted ({what}) {} of {} unproven ({:.0} s)",
+        B::NAME,
+        clean.unproven,
+        clean.cells,
+        clean.seconds,
+        planted.unproven,
+        planted.cells,
+        planted.seconds
+    );
+    assert!(!planted.proven());
+    assert!(
+        planted.unproven > clean.unproven,
+        "the planted bug left no new unproven cell"
+    );
+}
+
 /// Instantiates the suite for a block implementing [`BlockTests`].
 #[macro_export]
 macro_rules! conformance_suite {
@@ -883,6 +1070,32 @@ macro_rules! conformance_suite {
             #[test]
             fn replay_engines_agree() {
                 c::replay_engines_agree::<$b>();
+            }
+            #[test]
+            fn netlists_of_every_target_match_golden() {
+                c::netlists_match_golden::<$b>(20_000);
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn netlists_of_every_target_match_golden_deep() {
+                c::netlists_match_golden::<$b>(200_000);
+            }
+            #[test]
+            fn a_bug_planted_in_the_generic_netlist_is_caught() {
+                c::a_bug_planted_in_a_netlist_is_caught::<$b>(&[c::GateTarget::Generic]);
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn a_bug_planted_in_an_ecp5_or_ice40_netlist_is_caught() {
+                c::a_bug_planted_in_a_netlist_is_caught::<$b>(&[
+                    c::GateTarget::Ecp5,
+                    c::GateTarget::Ice40,
+                ]);
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn equivalence_check_sees_a_planted_netlist_bug() {
+                c::equivalence_check_sees_a_planted_netlist_bug::<$b>();
             }
         }
     };

@@ -21,6 +21,7 @@
 //! first removes the previous run's report, so a failed run leaves none.
 
 pub mod doc;
+pub mod gate;
 pub mod netlist;
 pub mod nextpnr;
 pub mod tools;
