@@ -1081,6 +1081,7 @@ macro_rules! conformance_suite {
                 c::netlists_match_golden::<$b>(200_000);
             }
             #[test]
+            #[ignore = "deep tier: make test-deep (CI budget)"]
             fn a_bug_planted_in_the_generic_netlist_is_caught() {
                 c::a_bug_planted_in_a_netlist_is_caught::<$b>(&[c::GateTarget::Generic]);
             }
