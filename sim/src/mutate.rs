@@ -441,6 +441,8 @@ fn parse_modules(lines: &[&str]) -> Vec<Module> {
 /// Collects mutants of one file.
 struct Out<'a> {
     lines: &'a [&'a str],
+    /// The module being mutated.
+    module: String,
     mutants: Vec<Mutant>,
 }
 
@@ -476,17 +478,11 @@ impl Out<'_> {
                 text.push('\n');
             }
         }
-        let module = self.lines[..=n]
-            .iter()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("module "))
-            .map(|rest| rest.chars().take_while(|c| is_ident(*c)).collect())
-            .unwrap_or_default();
         self.mutants.push(Mutant {
             line: n + 1,
             change,
             original: self.lines[n].trim().to_string(),
-            module,
+            module: self.module.clone(),
             text,
             class,
         });
@@ -507,9 +503,11 @@ pub fn mutants(verilog: &str, top: &str) -> Vec<Mutant> {
     }
     let mut out = Out {
         lines: &lines,
+        module: String::new(),
         mutants: vec![],
     };
     for m in &modules {
+        out.module = m.name.clone();
         let is_top = m.name == top;
         // Facts about the top module.
         let port = |name: &str, dir: &str| m.decls.iter().any(|d| d.dir == dir && d.name == name);
