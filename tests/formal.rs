@@ -133,7 +133,11 @@ const BUGS: &[Bug] = &[
     Bug {
         // q >= kmax marks every ECT packet: written q > kmax.
         name: "mark_at_kmax_compare_strict",
-        edits: &[("ge_kmax = depth$q >= c_kmax$q;", "ge_kmax = depth$q > c_kmax$q;", 1)],
+        edits: &[(
+            "ge_kmax = depth$q >= c_kmax$q;",
+            "ge_kmax = depth$q > c_kmax$q;",
+            1,
+        )],
         fails: &["p1_mark_thresholds"],
         unproven: &[],
         fast_also: "p5_ecn",

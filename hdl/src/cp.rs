@@ -34,7 +34,7 @@
 //! every sum is below `2^D + 2^(L+1) <= 3 * 2^D` in magnitude, so a sign bit
 //! is exact.
 
-use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, RESET_SEED};
+use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, DEPTH_LAG, LATENCY, RESET_SEED};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
@@ -506,7 +506,9 @@ pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
     Ok(crate::emit::finish(
         "cp",
         "switch egress-queue congestion point: RED/ECN marking, WRED drop, tail drop",
-        "II = 1; decision 11 cycles after its enqueue; q_depth 3 cycles behind",
+        &format!(
+            "II = 1; decision {LATENCY} cycles after its enqueue; q_depth {DEPTH_LAG} cycles behind"
+        ),
         &params,
         &raw,
     ))
