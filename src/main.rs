@@ -657,7 +657,7 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
                     "design_stop": r.report.design_stop.as_ref().map(|(c, d, why)| serde_json::json!({
                         "cycle": c, "design": d, "kind": why.kind, "message": why.message,
                     })),
-                    "coverage": r.report.coverage.points.iter()
+                    "coverage": r.report.coverage.points().iter()
                         .map(|(n, c)| serde_json::json!({"point": n, "hits": c}))
                         .collect::<Vec<_>>(),
                     "coverage_missed": r.coverage_missed(),
@@ -676,7 +676,7 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
     );
     for r in rows {
         let c = &r.report.coverage;
-        let hit = c.points.len() - c.missed().len();
+        let hit = c.points().len() - c.missed().len();
         println!(
             "{:<6} {:<28} {:>14} {:>11} {:>12.0}  {hit}/{} points",
             r.block,
@@ -684,7 +684,7 @@ fn print_verify(rows: &[VerifyRow], json: bool) {
             r.report.compared,
             r.report.mismatches,
             r.report.cycles_per_second(),
-            c.points.len()
+            c.points().len()
         );
         println!(
             "       {} {}; seed {}, power-up seed {}",

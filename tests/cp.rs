@@ -9,7 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use ccrtl_golden::cp::{CpConfig, CpIn, CpParams, CpShape, LATENCY, PMAX_ONE};
+use ccrtl_golden::cp::{CpConfig, CpIn, CpParams, CpShape, MarkAt, LATENCY, PMAX_ONE};
 use ccrtl_sim::block::Block;
 use ccrtl_sim::cp::{random_params, CpBlock};
 use ccrtl_sim::lockstep::VerilatorDut;
@@ -21,10 +21,7 @@ use proptest::prelude::*;
 conformance_suite!(CpBlock);
 
 fn config(depth_bits: u32, len_bits: u32) -> CpConfig {
-    let shape = CpShape {
-        depth_bits,
-        len_bits,
-    };
+    let shape = CpShape::new(depth_bits, len_bits);
     CpConfig {
         shape,
         reset: CpParams::reset_for(&shape),
@@ -76,6 +73,7 @@ impl BlockTests for CpBlock {
             any::<bool>(),
             len,
             any::<u64>(),
+            any::<u16>(),
         );
         prop::collection::vec(cycle, 1..400)
             .prop_map(move |cycles| {
@@ -83,14 +81,23 @@ impl BlockTests for CpBlock {
                     rst: true,
                     ..CpIn::default()
                 }];
-                for (kind, enq, elen, ecn, deq, dlen, seed) in cycles {
+                let qmask = (1u16 << shape.queue_bits()) - 1;
+                for (kind, enq, elen, ecn, deq, dlen, seed, qs) in cycles {
+                    // Queue indices (any value the ports carry) and the
+                    // dequeue's ECN, from the bits of `qs`.
+                    let q = |k: u32| ((qs >> (3 * k)) & qmask) as u8;
                     let mut i = CpIn {
                         rst: kind == 0,
                         enq_valid: enq,
                         enq_len: elen,
                         enq_ecn: ecn,
+                        enq_queue: q(0),
                         deq_valid: deq,
                         deq_len: dlen,
+                        deq_ecn: (qs >> 12) as u8 & 3,
+                        deq_queue: q(1),
+                        cfg_queue: q(2),
+                        depth_sel: q(3),
                         ..CpIn::default()
                     };
                     if kind == 1 {
@@ -113,14 +120,31 @@ impl BlockTests for CpBlock {
             .boxed()
     }
 
+    /// Two queues, marking at dequeue: the queue logic and both events'
+    /// decisions are live (with one queue and marking at enqueue, the
+    /// default, most of the stimulus checks the same paths).
     fn proptest_config() -> CpConfig {
-        config(16, 12)
+        let mut c = config(16, 12);
+        c.shape.queues = 2;
+        c.shape.mark_at = MarkAt::Dequeue;
+        c
     }
 
     /// Ramp-shaped reset values and a small buffer, so that a bug in
-    /// restoring them after reset shows before the next parameter load.
+    /// restoring them after reset shows before the next parameter load;
+    /// two queues and marking at dequeue, so that the per-queue logic and
+    /// the dequeue's marking are live in the mutated Verilog (the lines
+    /// that only marking at enqueue uses are listed in [`EQUIVALENT_CP`]
+    /// with that reason; the lockstep runs of the default shape check
+    /// them).
     fn mutation_config() -> CpConfig {
+        let shape = CpShape {
+            queues: 2,
+            mark_at: MarkAt::Dequeue,
+            ..CpShape::default()
+        };
         CpConfig {
+            shape,
             reset: CpParams {
                 kmin: 3_000,
                 kmax: 40_000,
@@ -129,7 +153,6 @@ impl BlockTests for CpBlock {
                 buf_max: 60_000,
                 seed: 0x1234_5678,
             },
-            ..CpConfig::default()
         }
     }
 
@@ -140,8 +163,8 @@ impl BlockTests for CpBlock {
     fn planted_bug(verilog: &str) -> String {
         replace_line(
             verilog,
-            "        a_t$d = ((buf_max$q)",
-            "        a_t$d = buf_max$q;",
+            "        a_t$d = ((p_buf_max)",
+            "        a_t$d = p_buf_max;",
         )
     }
 
@@ -166,6 +189,9 @@ impl BlockTests for CpBlock {
             ),
             ("[cp]\ndepth_bits = 22\n", "`depth_bits`"),
             ("[cp]\nlen_bits = 18\n", "`len_bits`"),
+            ("[cp]\nqueues = 3\n", "`queues`"),
+            ("[cp]\nqueues = 16\n", "`queues`"),
+            ("[cp]\nmark_at = \"departure\"\n", "`mark_at`"),
             (
                 "[cp]\ndepth_bits = 16\nlen_bits = 16\n[cp.reset]\nkmin = 70000\n",
                 "`kmin`",
@@ -385,7 +411,7 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
     let load_start = good.find("        if (s_cfg_valid) begin").unwrap();
     let load_end = load_start
         + good[load_start..]
-            .find("        b_valid$d = a_valid$q;")
+            .find("        b_cn$0$d = 32'h0;")
             .unwrap();
     let load = &good[load_start..load_end];
     let late_load = format!("{}{}", &good[..load_start], &good[load_end..]).replacen(
@@ -395,16 +421,24 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
     );
     let bugs: Vec<(&str, String)> = vec![
         (
-            "valid gating dropped: the tail-drop test without the enqueue's valid",
-            good.replacen("tail = c_valid$q & ~wred &", "tail = ~wred &", 1),
+            "valid gating dropped: the admission without the enqueue's valid",
+            good.replacen("admit = c_valid$q & ~wred & ~tail;", "admit = ~wred & ~tail;", 1),
         ),
         (
-            "valid gating dropped: the WRED test without the enqueue's valid",
-            good.replacen("wred = c_valid$q & c_notect$q", "wred = c_notect$q", 1),
+            "valid gating dropped: the enqueue's queue without its valid",
+            good.replacen(
+                "a_eq$0$d = s_enq_valid & eq_hit$0;",
+                "a_eq$0$d = eq_hit$0;",
+                1,
+            ),
         ),
         (
-            "valid gating dropped: a dequeue length used without s_deq_valid",
-            good.replacen("if (s_deq_valid) begin", "if (1'b1) begin", 1),
+            "valid gating dropped: the dequeue's queue (and length) without s_deq_valid",
+            good.replacen(
+                "a_dq$0$d = s_deq_valid & dq_hit$0;",
+                "a_dq$0$d = dq_hit$0;",
+                1,
+            ),
         ),
         ("a parameter load in a reset cycle wins over reset", late_load),
         (
@@ -422,7 +456,7 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
         ),
         (
             "reset value taken from the wrong constant",
-            good.replacen("buf_max$d = reset_buf_max;", "buf_max$d = reset_kdrop;", 1),
+            good.replacen("buf_max$0$d = reset_buf_max;", "buf_max$0$d = reset_kdrop;", 1),
         ),
         (
             "a register never initialised: the output stage's valid not reset",
@@ -430,7 +464,7 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
         ),
         (
             "a register never initialised: the underflow flag not reset",
-            good.replacen("            underflow$d = 1'b0;\n", "", 1),
+            good.replacen("            underflow$0$d = 1'b0;\n", "", 1),
         ),
     ];
     for (k, (what, text)) in bugs.iter().enumerate() {
@@ -453,9 +487,9 @@ fn power_up_state_is_random_and_seeded() {
     let m = model::<CpBlock>(&c, &CpBlock::verilog(&c));
     let depth_at_power_up = |seed: u32| {
         let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), seed);
-        let mut o = vec![0u128; 5];
-        dut.cycle_values(&[0u128; 13], &mut o).unwrap();
-        o[3]
+        let mut o = vec![0u128; 8];
+        dut.cycle_values(&[0u128; 18], &mut o).unwrap();
+        o[6]
     };
     let a: Vec<u128> = (1..=8).map(depth_at_power_up).collect();
     let b: Vec<u128> = (1..=8).map(depth_at_power_up).collect();
@@ -486,13 +520,13 @@ fn out_of_range_loads_behave_as_documented() {
     let trace = load_then_enqueue(bad, 30);
     let mut marks = vec![];
     for (k, i) in trace.iter().enumerate() {
-        let mut v = vec![0u128; 13];
+        let mut v = vec![0u128; 18];
         CpBlock::encode_in(i, &mut v);
-        let mut o = vec![0u128; 5];
+        let mut o = vec![0u128; 8];
         dut.cycle_values(&v, &mut o).unwrap();
         let e = CpBlock::golden_step(&mut g, i);
         if k > 0 {
-            let mut ev = vec![0u128; 5];
+            let mut ev = vec![0u128; 8];
             CpBlock::encode_out(&e, &mut ev);
             assert_eq!(o, ev, "cycle {k}");
         }
@@ -528,9 +562,9 @@ fn step_marking_marks_every_ect_packet_at_k_in_the_verilog() {
     let mut dut = VerilatorDut::new(&m, &CpBlock::ports(&c), 1);
     let mut actions = vec![];
     for (k, i) in trace.iter().enumerate() {
-        let mut v = vec![0u128; 13];
+        let mut v = vec![0u128; 18];
         CpBlock::encode_in(i, &mut v);
-        let mut o = vec![0u128; 5];
+        let mut o = vec![0u128; 8];
         dut.cycle_values(&v, &mut o).unwrap();
         // Cycle 0 shows the random power-up state.
         if k > 0 && o[0] == 1 {

@@ -19,11 +19,29 @@
 //!      `p(q) = 0` for `q < kmin`, `(q - kmin) / (kmax - kmin) * pmax` for
 //!      `kmin <= q < kmax`, `1` for `q >= kmax`; else **admit** unchanged.
 //!
+//! # Queues and where marking happens (generation time)
+//! - `queues` = Q in {1, 2, 4, 8} independent queues (priorities) share the
+//!   block. Every enqueue and dequeue names its queue (`enq_queue`,
+//!   `deq_queue`, `queue_bits = max(1, log2 Q)` wide; with Q = 1 the index
+//!   is ignored). Each queue has its own depth, its own sticky underflow
+//!   bit and its own parameter set (a profile, loaded by index with
+//!   `cfg_queue`); the random source is shared.
+//! - `mark_at`: with [`MarkAt::Enqueue`] (the default) an ECT packet is
+//!   marked when it arrives, on the depth it finds (rule 3 above). With
+//!   [`MarkAt::Dequeue`] the arriving packet is only admitted or dropped
+//!   (ECN unchanged) and the marking rule is applied to the departing
+//!   packet instead, on the depth of its queue at its departure: a dequeue
+//!   carries the packet's ECN (`deq_ecn`) and gets its decision (marked or
+//!   not, ECN out) at the same latency as an enqueue. Marking at departure
+//!   signals congestion one queueing delay sooner. In enqueue mode every
+//!   dequeue's decision is "not marked", ECN out = ECN in.
+//!
 //! # Fixed-point formats
 //! - depths, thresholds and lengths: unsigned integers in bytes;
 //! - `pmax`: unsigned Q1.16, `65536` = 1.0 (17 bits);
 //! - the uniform draw `u`: unsigned Q0.16, the top 16 bits of the xorshift32
-//!   state in the enqueue's cycle.
+//!   state in the cycle of the event being marked (the enqueue, or with
+//!   [`MarkAt::Dequeue`] the dequeue).
 //!
 //! The ramp is evaluated without a divider: `u / 2^16 < p(q)` is, multiplying
 //! both sides by `2^16 * (kmax - kmin) > 0`,
@@ -33,27 +51,40 @@
 //! which differs from the real-valued `p(q)` by less than `2^-16`.
 //!
 //! # Timing (the interface contract the RTL must meet)
-//! - One enqueue and one dequeue per cycle (II = 1). A decision leaves
-//!   [`LATENCY`] cycles after its enqueue: an enqueue presented in cycle `n`
-//!   has its decision on the outputs during cycle `n + 11`.
-//! - The enqueue in cycle `n` sees the depth after every event of cycles
-//!   before `n`: an enqueue and a dequeue in the same cycle are applied
-//!   enqueue first, and the dequeue does not make room for the enqueue of
-//!   its own cycle. Back-to-back enqueues see each other exactly.
+//! - One enqueue and one dequeue per cycle (II = 1), to any queues,
+//!   including the same queue in back-to-back cycles. A decision leaves
+//!   [`LATENCY`] cycles after its event: an enqueue (or dequeue) presented
+//!   in cycle `n` has its decision on the outputs during cycle `n + 11`.
+//! - An enqueue or a dequeue in cycle `n` sees the depth of its queue after
+//!   every event of cycles before `n`. An enqueue and a dequeue in the same
+//!   cycle on the same queue are applied enqueue first, and the dequeue
+//!   does not make room for the enqueue of its own cycle (nor does the
+//!   enqueue count in the depth the dequeue is marked on). Back-to-back
+//!   events see each other exactly.
 //! - The depth and underflow outputs lag by [`DEPTH_LAG`] cycles: during
-//!   cycle `n` they show the depth (and flag) that an enqueue of cycle
-//!   `n - 3` saw. (The RTL takes three pipeline stages to bring an event to
-//!   its depth update; [`Cp::depth`] is the depth the next enqueue sees.)
-//! - A dequeue subtracts its length; a dequeue longer than the queue (the
+//!   cycle `n` the depth output shows the depth of queue `depth_sel`
+//!   (presented in cycle `n - 3`) at the start of cycle `n - 3`, the depth
+//!   an enqueue to it in that cycle saw; `underflow` holds one sticky bit
+//!   per queue with the same lag. (The RTL takes three pipeline stages to
+//!   bring an event to its depth update; [`Cp::depth`] is the depth the
+//!   next enqueue sees.)
+//! - A dequeue subtracts its length; a dequeue longer than its queue (the
 //!   user's queue and this counter disagree) clamps the depth at 0 and sets
-//!   the sticky `underflow` flag, cleared only by reset.
-//! - A parameter load in cycle `n` takes effect from cycle `n + 1`; the
-//!   decision of an enqueue uses the parameters in force in its own cycle.
-//! - The random state advances every cycle; a load replaces it by `seed`,
-//!   or by the constant [`RESET_SEED`] if `seed` is 0 (whatever the
-//!   configured reset seed is).
-//! - `rst` (synchronous) empties the queue and the pipeline, clears
-//!   `underflow`, and restores the generation-time reset parameters.
+//!   the queue's sticky `underflow` bit, cleared only by reset.
+//! - A parameter load in cycle `n` replaces the profile of queue
+//!   `cfg_queue` from cycle `n + 1`; an event's decision uses the profile of
+//!   its queue in force in its own cycle.
+//! - The random state advances every cycle; a load (of any queue's
+//!   profile) replaces it by `seed`, or by the constant [`RESET_SEED`] if
+//!   `seed` is 0 (whatever the configured reset seed is). One draw per
+//!   cycle serves the one event of the cycle that can be marked (the
+//!   enqueue, or with [`MarkAt::Dequeue`] the dequeue).
+//! - `rst` (synchronous) empties every queue and the pipeline, clears the
+//!   underflow bits, and restores the generation-time reset parameters
+//!   (the same profile for every queue). Events and loads in a reset cycle
+//!   are ignored, and the lagging outputs read 0 from the cycle after the
+//!   reset until they show the depths after it (no decision and no depth
+//!   from before the reset comes out after it).
 
 use crate::error::ParamError;
 use crate::xorshift;
@@ -71,25 +102,28 @@ pub const PMAX_BITS: u32 = 17;
 /// Width of the seed port and of the random state.
 pub const SEED_BITS: u32 = 32;
 
-/// The shape menu, written once: the depth widths and the length widths
-/// the RTL can be generated with (every pair with `len_bits <= depth_bits`).
+/// The shape menu, written once: the depth widths, the length widths
+/// (every pair with `len_bits <= depth_bits`) and the queue counts, each
+/// with its index width, the RTL can be generated with.
 /// `cp_shape_menu!([callback] ; ARGS)` expands
-/// `callback!{ (ARGS) ; [depth widths] ; [length widths] }`; the
-/// constants below and the hdl crate's const-generic dispatch
+/// `callback!{ (ARGS) ; [depth widths] ; [length widths] ; [(queues, queue_bits)] }`;
+/// the constants below and the hdl crate's const-generic dispatch
 /// (`ccrtl_hdl::dispatch_cp_shape!`) are both generated from it.
 #[macro_export]
 macro_rules! cp_shape_menu {
     ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [16, 20, 24, 28] ; [12, 14, 16] }
+        $($callback)*! { ($($args)*) ; [16, 20, 24, 28] ; [12, 14, 16] ; [(1, 1), (2, 1), (4, 2), (8, 3)] }
     };
 }
 
 macro_rules! menu_constants {
-    (() ; [$($d:literal),*] ; [$($l:literal),*]) => {
+    (() ; [$($d:literal),*] ; [$($l:literal),*] ; [$(($q:literal, $qb:literal)),*]) => {
         /// Depth widths the RTL can be generated with.
         pub const SUPPORTED_DEPTH_BITS: &[u32] = &[$($d),*];
         /// Length widths the RTL can be generated with.
         pub const SUPPORTED_LEN_BITS: &[u32] = &[$($l),*];
+        /// Queue counts the RTL can be generated with.
+        pub const SUPPORTED_QUEUES: &[u32] = &[$($q),*];
     };
 }
 cp_shape_menu!([menu_constants];);
@@ -128,6 +162,33 @@ pub mod ecn {
     pub const CE: u8 = 0b11;
 }
 
+/// Where the marking rule is applied (generation time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MarkAt {
+    /// To the arriving packet, on the depth it finds.
+    #[default]
+    Enqueue,
+    /// To the departing packet, on the depth of its queue at its departure.
+    Dequeue,
+}
+
+impl MarkAt {
+    /// The name used in params files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            MarkAt::Enqueue => "enqueue",
+            MarkAt::Dequeue => "dequeue",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<MarkAt> {
+        match name {
+            "enqueue" => Some(MarkAt::Enqueue),
+            "dequeue" => Some(MarkAt::Dequeue),
+            _ => None,
+        }
+    }
+}
+
 /// Generation-time (structural) sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CpShape {
@@ -135,19 +196,30 @@ pub struct CpShape {
     pub depth_bits: u32,
     /// Width of a packet length, in bits.
     pub len_bits: u32,
+    /// Number of queues (priorities), each with its depth and profile.
+    pub queues: u32,
+    /// Where ECT packets are marked.
+    pub mark_at: MarkAt,
 }
 
 impl Default for CpShape {
     fn default() -> Self {
         // 16 MiB of queue, packets up to 16 KiB (9 KiB jumbo frames fit).
-        CpShape {
-            depth_bits: 24,
-            len_bits: 14,
-        }
+        CpShape::new(24, 14)
     }
 }
 
 impl CpShape {
+    /// One queue, marking at enqueue.
+    pub const fn new(depth_bits: u32, len_bits: u32) -> CpShape {
+        CpShape {
+            depth_bits,
+            len_bits,
+            queues: 1,
+            mark_at: MarkAt::Enqueue,
+        }
+    }
+
     pub fn validate(&self) -> Result<(), ParamError> {
         if !SUPPORTED_DEPTH_BITS.contains(&self.depth_bits) {
             return Err(ParamError::new(
@@ -176,6 +248,15 @@ impl CpShape {
                 ),
             ));
         }
+        if !SUPPORTED_QUEUES.contains(&self.queues) {
+            return Err(ParamError::new(
+                "queues",
+                format!(
+                    "{} is not supported; choose one of {:?}",
+                    self.queues, SUPPORTED_QUEUES
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -187,6 +268,18 @@ impl CpShape {
     /// Largest packet length.
     pub fn len_max(&self) -> u32 {
         mask(self.len_bits)
+    }
+
+    /// Width of a queue index port: `log2(queues)`, at least 1.
+    pub fn queue_bits(&self) -> u32 {
+        self.queues.max(2).trailing_zeros()
+    }
+
+    /// The queue an index names: its low `log2(queues)` bits (with one
+    /// queue, every index names queue 0).
+    #[inline]
+    pub fn queue_of(&self, index: u8) -> usize {
+        (index as u32 & (self.queues - 1)) as usize
     }
 }
 
@@ -310,10 +403,20 @@ pub struct CpIn {
     pub enq_valid: bool,
     pub enq_len: u32,
     pub enq_ecn: u8,
+    /// Queue of the enqueue ([`CpShape::queue_of`]).
+    pub enq_queue: u8,
     pub deq_valid: bool,
     pub deq_len: u32,
+    /// ECN codepoint of the departing packet.
+    pub deq_ecn: u8,
+    /// Queue of the dequeue.
+    pub deq_queue: u8,
     pub cfg_valid: bool,
+    /// Queue whose profile the load replaces.
+    pub cfg_queue: u8,
     pub cfg: CpParamsPort,
+    /// Queue whose depth the `depth` output shows ([`DEPTH_LAG`] later).
+    pub depth_sel: u8,
 }
 
 /// The parameter-load port as raw values (may hold anything the port widths
@@ -350,32 +453,54 @@ pub struct CpOut {
     /// ECN codepoint the packet leaves with; 0 when `dec_valid` is low and
     /// for a dropped packet.
     pub dec_ecn: u8,
-    /// Queue depth in bytes that an enqueue of [`DEPTH_LAG`] cycles ago saw.
+    /// The decision of a dequeue of [`LATENCY`] cycles ago.
+    pub deq_valid: bool,
+    /// The departing packet was marked CE by this queue (only with
+    /// [`MarkAt::Dequeue`]); 0 when `deq_valid` is low.
+    pub deq_mark: bool,
+    /// ECN codepoint the departing packet leaves with; 0 when `deq_valid`
+    /// is low.
+    pub deq_ecn: u8,
+    /// Depth in bytes of the queue `depth_sel` named [`DEPTH_LAG`] cycles
+    /// ago, as an enqueue to it then saw it.
     pub depth: u32,
-    /// Sticky: a dequeue was longer than the queue (lagging like `depth`).
-    pub underflow: bool,
+    /// Sticky, one bit per queue (bit `i` for queue `i`): a dequeue was
+    /// longer than the queue (lagging like `depth`).
+    pub underflow: u8,
 }
 
+/// The decisions of one cycle's events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Decision {
     valid: bool,
     action: u8,
     ecn: u8,
+    deq_valid: bool,
+    deq_mark: bool,
+    deq_ecn: u8,
 }
+
+/// Most queues of any shape (the model's arrays are this long).
+pub const MAX_QUEUES: usize = 8;
 
 /// The golden model of CP: one [`Cp::step`] per clock cycle.
 #[derive(Debug, Clone)]
 pub struct Cp {
     config: CpConfig,
-    params: CpParamsPort,
-    depth: u32,
-    underflow: bool,
+    /// The profile of each queue (entries from `queues` on are unused).
+    params: [CpParamsPort; MAX_QUEUES],
+    depth: [u32; MAX_QUEUES],
+    /// Sticky underflow, bit `i` for queue `i`.
+    underflow: u8,
+    /// The queues whose dequeue underflowed in the previous cycle.
+    underflowed: u8,
     rng: u32,
-    /// `pipe[i]` holds the decision of the enqueue made `i + 1` cycles ago.
+    /// `pipe[i]` holds the decisions of the events of `i + 1` cycles ago.
     pipe: [Decision; LATENCY],
-    /// `lag[i]`: depth and underflow at the start of the cycle `i + 1`
-    /// cycles ago (what the outputs show [`DEPTH_LAG`] cycles later).
-    lag: [(u32, bool); DEPTH_LAG],
+    /// `lag[i]`: the selected depth and the underflow bits at the start of
+    /// the cycle `i + 1` cycles ago (what the outputs show [`DEPTH_LAG`]
+    /// cycles later).
+    lag: [(u32, u8); DEPTH_LAG],
 }
 
 impl Cp {
@@ -384,12 +509,13 @@ impl Cp {
         config.validate()?;
         Ok(Cp {
             config,
-            params: config.reset.into(),
-            depth: 0,
-            underflow: false,
+            params: [config.reset.into(); MAX_QUEUES],
+            depth: [0; MAX_QUEUES],
+            underflow: 0,
+            underflowed: 0,
             rng: seed_or_reset(config.reset.seed),
             pipe: [Decision::default(); LATENCY],
-            lag: [(0, false); DEPTH_LAG],
+            lag: [(0, 0); DEPTH_LAG],
         })
     }
 
@@ -397,15 +523,35 @@ impl Cp {
         &self.config
     }
 
-    /// The queue depth in bytes that an enqueue in the current cycle sees
-    /// (the `depth` output shows it [`DEPTH_LAG`] cycles later).
+    /// The depth in bytes of queue 0 that an event in the current cycle
+    /// sees (the `depth` output shows it [`DEPTH_LAG`] cycles later).
     #[inline]
     pub fn depth(&self) -> u32 {
-        self.depth
+        self.depth[0]
     }
 
-    /// The depth an enqueue of the previous cycle saw (0 right after a
-    /// reset).
+    /// The depth of queue `queue` (an index below `queues`) that an event
+    /// in the current cycle sees.
+    #[inline]
+    pub fn queue_depth(&self, queue: usize) -> u32 {
+        self.depth[queue]
+    }
+
+    /// The sticky underflow bits now (bit `i` for queue `i`).
+    #[inline]
+    pub fn underflow_bits(&self) -> u8 {
+        self.underflow
+    }
+
+    /// The queues (bit `i` for queue `i`) whose dequeue in the previous
+    /// cycle was longer than the queue.
+    #[inline]
+    pub fn previous_underflows(&self) -> u8 {
+        self.underflowed
+    }
+
+    /// The depth the `depth` output will show for the previous cycle's
+    /// `depth_sel` (0 right after a reset).
     #[inline]
     pub fn previous_depth(&self) -> u32 {
         self.lag[0].0
@@ -419,13 +565,19 @@ impl Cp {
         d.valid.then_some(d.action)
     }
 
-    /// Parameters in force (those the next enqueue will use).
+    /// Parameters in force for queue 0 (those its next event will use).
     #[inline]
     pub fn params(&self) -> CpParamsPort {
-        self.params
+        self.params[0]
     }
 
-    /// The uniform draw (Q0.16) an enqueue in the current cycle would use.
+    /// Parameters in force for queue `queue` (below `queues`).
+    #[inline]
+    pub fn queue_params(&self, queue: usize) -> CpParamsPort {
+        self.params[queue]
+    }
+
+    /// The uniform draw (Q0.16) an event in the current cycle would use.
     #[inline]
     pub fn draw(&self) -> u32 {
         self.rng >> 16
@@ -440,6 +592,9 @@ impl Cp {
             dec_valid: d.valid,
             dec_action: d.action,
             dec_ecn: d.ecn,
+            deq_valid: d.deq_valid,
+            deq_mark: d.deq_mark,
+            deq_ecn: d.deq_ecn,
             depth,
             underflow,
         }
@@ -451,23 +606,29 @@ impl Cp {
     pub fn step(&mut self, i: &CpIn) -> CpOut {
         debug_assert!(i.enq_len <= self.config.shape.len_max());
         debug_assert!(i.deq_len <= self.config.shape.len_max());
-        debug_assert!(i.enq_ecn <= 3);
+        debug_assert!(i.enq_ecn <= 3 && i.deq_ecn <= 3);
         let out = self.outputs();
         if i.rst {
             *self = Cp::new(self.config).expect("config was validated");
             return out;
         }
-
-        let q = self.depth;
-        let p = self.params;
+        let shape = self.config.shape;
         let u = self.draw(); // Q0.16 uniform draw of this cycle
         for k in (1..DEPTH_LAG).rev() {
             self.lag[k] = self.lag[k - 1];
         }
-        self.lag[0] = (q, self.underflow);
+        self.lag[0] = (self.depth[shape.queue_of(i.depth_sel)], self.underflow);
+
+        // Both events see the depths at the start of the cycle.
+        let qe = shape.queue_of(i.enq_queue);
+        let qd = shape.queue_of(i.deq_queue);
+        let q = self.depth[qe];
+        let q_deq = self.depth[qd];
 
         let mut added = 0;
-        let decision = if i.enq_valid {
+        let mut decision = Decision::default();
+        if i.enq_valid {
+            let p = &self.params[qe];
             let (action, ecn_out) = if i.enq_ecn == ecn::NOT_ECT && q >= p.kdrop {
                 (Action::DropWred, 0)
             } else if q as u64 + i.enq_len as u64 > p.buf_max as u64 {
@@ -475,31 +636,40 @@ impl Cp {
             } else {
                 added = i.enq_len;
                 match i.enq_ecn {
-                    ecn::ECT0 | ecn::ECT1 if mark(q, u, &p) => (Action::Mark, ecn::CE),
+                    ecn::ECT0 | ecn::ECT1
+                        if shape.mark_at == MarkAt::Enqueue && mark(q, u, p) =>
+                    {
+                        (Action::Mark, ecn::CE)
+                    }
                     other => (Action::Admit, other),
                 }
             };
-            Decision {
-                valid: true,
-                action: action as u8,
-                ecn: ecn_out,
-            }
-        } else {
-            Decision::default()
-        };
+            decision.valid = true;
+            decision.action = action as u8;
+            decision.ecn = ecn_out;
+        }
+        if i.deq_valid {
+            let marked = shape.mark_at == MarkAt::Dequeue
+                && matches!(i.deq_ecn, ecn::ECT0 | ecn::ECT1)
+                && mark(q_deq, u, &self.params[qd]);
+            decision.deq_valid = true;
+            decision.deq_mark = marked;
+            decision.deq_ecn = if marked { ecn::CE } else { i.deq_ecn };
+        }
 
-        // Depth: enqueue first, then the dequeue of the same cycle.
-        let after_enq = q + added;
-        self.depth = if i.deq_valid {
-            if i.deq_len > after_enq {
-                self.underflow = true;
-                0
+        // Depths: the enqueue first, then the dequeue of the same cycle.
+        self.depth[qe] += added;
+        self.underflowed = 0;
+        if i.deq_valid {
+            let d = &mut self.depth[qd];
+            if i.deq_len > *d {
+                self.underflowed = 1 << qd;
+                self.underflow |= 1 << qd;
+                *d = 0;
             } else {
-                after_enq - i.deq_len
+                *d -= i.deq_len;
             }
-        } else {
-            after_enq
-        };
+        }
 
         // Shift the decision pipeline by one stage.
         for k in (1..LATENCY).rev() {
@@ -508,7 +678,7 @@ impl Cp {
         self.pipe[0] = decision;
 
         if i.cfg_valid {
-            self.params = i.cfg;
+            self.params[shape.queue_of(i.cfg_queue)] = i.cfg;
             self.rng = seed_or_reset(i.cfg.seed);
         } else {
             self.rng = xorshift::next(self.rng);

@@ -51,16 +51,10 @@ const DROP_WRED: u8 = Action::DropWred as u8;
 const DROP_TAIL: u8 = Action::DropTail as u8;
 
 /// A 16-bit-depth, 12-bit-length shape: depths up to 65535, packets up to 4095.
-const SMALL: CpShape = CpShape {
-    depth_bits: 16,
-    len_bits: 12,
-};
+const SMALL: CpShape = CpShape::new(16, 12);
 /// A 20-bit-depth, 14-bit-length shape: depths up to 1_048_575, packets up to
 /// 16383.
-const MEDIUM: CpShape = CpShape {
-    depth_bits: 20,
-    len_bits: 14,
-};
+const MEDIUM: CpShape = CpShape::new(20, 14);
 
 /// Runtime parameters with an explicit seed.
 fn params(kmin: u32, kmax: u32, pmax: u32, kdrop: u32, buf_max: u32, seed: u32) -> CpParams {
@@ -522,7 +516,7 @@ fn decision_appears_exactly_eleven_cycles_after_its_enqueue() {
     for (n, out) in outs.iter().enumerate() {
         let want = if n <= 8 { 0 } else { 10 };
         assert_eq!(out.depth, want, "depth output of cycle {n}");
-        assert!(!out.underflow, "no underflow in cycle {n}");
+        assert!(out.underflow == 0, "no underflow in cycle {n}");
     }
 }
 
@@ -627,7 +621,7 @@ fn depth_output_of_cycle_n_is_the_depth_the_enqueue_of_cycle_n_minus_3_saw() {
         assert_eq!(cp.depth(), seen, "depth seen by an enqueue of cycle {n}");
         let out = cp.step(&i);
         assert_eq!(out.depth, shown, "depth output of cycle {n}");
-        assert!(!out.underflow, "no underflow in cycle {n}");
+        assert!(out.underflow == 0, "no underflow in cycle {n}");
     }
 }
 
@@ -680,7 +674,7 @@ fn same_cycle_enqueue_sees_depth_before_both_and_dequeue_makes_no_room() {
     run(&mut cp, &[both(500, ecn::NOT_ECT, 500)]);
     assert_eq!(cp.depth(), 0);
     assert_eq!(cp.outputs().depth, 0);
-    assert!(!cp.outputs().underflow, "enqueue first: no underflow");
+    assert!(cp.outputs().underflow == 0, "enqueue first: no underflow");
 }
 
 #[test]
@@ -749,7 +743,7 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     assert_eq!(cp.depth(), 0);
     for k in 1..=DELAY {
         let out = cp.step(&idle());
-        assert!(!out.underflow, "exact dequeue is no underflow (n + {k})");
+        assert!(out.underflow == 0, "exact dequeue is no underflow (n + {k})");
         let want = if k <= 3 { 1000 } else { 0 };
         assert_eq!(out.depth, want, "depth output of cycle n + {k}");
     }
@@ -766,7 +760,7 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     }
     for (k, out) in outs.iter().enumerate() {
         let after = k >= 4;
-        assert_eq!(out.underflow, after, "underflow output of cycle n + {k}");
+        assert_eq!(out.underflow != 0, after, "underflow output of cycle n + {k}");
         let want = if after { 0 } else { 1000 };
         assert_eq!(out.depth, want, "depth output of cycle n + {k}");
     }
@@ -780,7 +774,7 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     cp.step(&load(p));
     for k in 2..12 {
         let out = cp.step(&idle());
-        assert!(out.underflow, "underflow is sticky (d + {k})");
+        assert!(out.underflow != 0, "underflow is sticky (d + {k})");
         let want = if k <= 3 { 700 } else { 0 };
         assert_eq!(out.depth, want, "depth output of cycle d + {k}");
     }
@@ -788,10 +782,10 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     // normal ones (flag still up); from cycle r + 1 on the flag is 0 (no lag)
     // and the depth 0.
     let out = cp.step(&reset());
-    assert!(out.underflow, "outputs during the rst cycle are normal");
+    assert!(out.underflow != 0, "outputs during the rst cycle are normal");
     for k in 1..=DELAY {
         let out = cp.step(&idle());
-        assert!(!out.underflow, "rst clears underflow (cycle r + {k})");
+        assert!(out.underflow == 0, "rst clears underflow (cycle r + {k})");
         assert_eq!(out.depth, 0, "queue empty (cycle r + {k})");
     }
 }
@@ -836,7 +830,7 @@ fn rst_restores_reset_parameters_and_empties_queue_and_pipeline() {
     // flag.
     assert_decision(out, MARK, ecn::CE, "rst cycle: decision of cycle r - 11");
     assert!(
-        out.underflow && out.depth == 3070,
+        out.underflow != 0 && out.depth == 3070,
         "rst cycle shows old state"
     );
 
@@ -849,7 +843,7 @@ fn rst_restores_reset_parameters_and_empties_queue_and_pipeline() {
         let out = cp.step(&idle());
         assert_no_decision(out, &format!("cycle {n} after rst: nothing in flight"));
         assert_eq!(out.depth, 0, "queue empty after rst");
-        assert!(!out.underflow, "underflow cleared by rst");
+        assert!(out.underflow == 0, "underflow cleared by rst");
     }
 
     // From here the model must behave exactly like a fresh one that has been
@@ -1250,10 +1244,7 @@ fn valid_configurations_are_accepted() {
     // Every supported shape with len_bits <= depth_bits, with its reset values.
     for &d in SUPPORTED_DEPTH_BITS {
         for &l in SUPPORTED_LEN_BITS.iter().filter(|&&l| l <= d) {
-            let shape = CpShape {
-                depth_bits: d,
-                len_bits: l,
-            };
+            let shape = CpShape::new(d, l);
             assert_eq!(shape.validate(), Ok(()), "{shape:?}");
             let reset = CpParams::reset_for(&shape);
             assert_eq!(reset.validate(&shape), Ok(()), "{shape:?}");
@@ -1334,10 +1325,7 @@ fn buf_max_not_fitting_depth_bits_is_rejected_naming_buf_max() {
 fn unsupported_depth_bits_or_len_bits_are_rejected_naming_the_width() {
     for d in [15, 17, 19, 32, 64] {
         assert!(!SUPPORTED_DEPTH_BITS.contains(&d));
-        let s = CpShape {
-            depth_bits: d,
-            len_bits: 12,
-        };
+        let s = CpShape::new(d, 12);
         assert_err_names(s.validate(), &["depth_bits"], &format!("depth_bits {d}"));
         let cfg = CpConfig {
             shape: s,
@@ -1347,10 +1335,7 @@ fn unsupported_depth_bits_or_len_bits_are_rejected_naming_the_width() {
     }
     for l in [0, 8, 13, 15, 20] {
         assert!(!SUPPORTED_LEN_BITS.contains(&l));
-        let s = CpShape {
-            depth_bits: 24,
-            len_bits: l,
-        };
+        let s = CpShape::new(24, l);
         assert_err_names(s.validate(), &["len_bits"], &format!("len_bits {l}"));
         let cfg = CpConfig {
             shape: s,
@@ -1368,19 +1353,13 @@ fn len_bits_greater_than_depth_bits_is_rejected_naming_len_bits() {
     // still name len_bits.
     for &d in SUPPORTED_DEPTH_BITS {
         for l in [d + 1, d + 4] {
-            let s = CpShape {
-                depth_bits: d,
-                len_bits: l,
-            };
+            let s = CpShape::new(d, l);
             assert_err_names(s.validate(), &["len_bits"], &format!("{s:?}"));
         }
     }
     for &d in SUPPORTED_DEPTH_BITS {
         for &l in SUPPORTED_LEN_BITS {
-            let s = CpShape {
-                depth_bits: d,
-                len_bits: l,
-            };
+            let s = CpShape::new(d, l);
             assert_eq!(s.validate().is_ok(), l <= d, "{s:?}");
         }
     }

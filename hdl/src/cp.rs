@@ -34,15 +34,16 @@
 //! every sum is below `2^D + 2^(L+1) <= 3 * 2^D` in magnitude, so a sign bit
 //! is exact.
 
-use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, DEPTH_LAG, LATENCY, RESET_SEED};
+use ccrtl_golden::cp::{CpConfig, CpIn, CpOut, MarkAt, DEPTH_LAG, LATENCY, MAX_QUEUES, RESET_SEED};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
 use crate::mul::PipeMul;
+
 use crate::param::Param;
 
 #[derive(LogicBlock, Default)]
-pub struct Cp<const D: usize, const L: usize, const S: usize> {
+pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: usize> {
     pub clk: Signal<In, Clock>,
     /// Synchronous, active high.
     pub rst: Signal<In, Bit>,
@@ -53,12 +54,20 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     pub s_enq_len: Signal<In, Bits<L>>,
     /// ECN codepoint: 00 not-ECT, 01 ECT(1), 10 ECT(0), 11 CE.
     pub s_enq_ecn: Signal<In, Bits<2>>,
+    /// Queue (its low log2(Q) bits; ignored with one queue).
+    pub s_enq_queue: Signal<In, Bits<QB>>,
     // Dequeue events.
     pub s_deq_valid: Signal<In, Bit>,
     /// Bytes leaving the queue.
     pub s_deq_len: Signal<In, Bits<L>>,
-    // Parameter load: all registers at once, in force from the next cycle.
+    /// ECN codepoint of the departing packet.
+    pub s_deq_ecn: Signal<In, Bits<2>>,
+    /// Queue of the departing packet.
+    pub s_deq_queue: Signal<In, Bits<QB>>,
+    // Parameter load: one queue's profile at once, in force from the next cycle.
     pub s_cfg_valid: Signal<In, Bit>,
+    /// Queue whose profile is replaced.
+    pub s_cfg_queue: Signal<In, Bits<QB>>,
     /// Marking starts at this depth, bytes.
     pub s_cfg_kmin: Signal<In, Bits<D>>,
     /// Every ECT packet is marked at and above this depth, bytes.
@@ -69,42 +78,65 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     pub s_cfg_kdrop: Signal<In, Bits<D>>,
     /// Buffer of the queue, bytes.
     pub s_cfg_buf_max: Signal<In, Bits<D>>,
-    /// New xorshift32 state; 0 selects RESET_SEED.
+    /// New xorshift32 state (shared by the queues); 0 selects RESET_SEED.
     pub s_cfg_seed: Signal<In, Bits<32>>,
+    /// Queue whose depth `q_depth` shows, three cycles later.
+    pub depth_sel: Signal<In, Bits<QB>>,
 
-    // Decisions, seven cycles after their enqueue.
+    // Enqueue decisions, eleven cycles after their enqueue.
     pub m_dec_valid: Signal<Out, Bit>,
     /// 0 admit, 1 admit and mark CE, 2 WRED drop, 3 tail drop; 0 when not valid.
     pub m_dec_action: Signal<Out, Bits<2>>,
     /// ECN the packet leaves with; 0 when dropped or not valid.
     pub m_dec_ecn: Signal<Out, Bits<2>>,
+    // Dequeue decisions, eleven cycles after their dequeue.
+    pub m_deq_valid: Signal<Out, Bit>,
+    /// Marked CE at departure (marking at dequeue only); 0 when not valid.
+    pub m_deq_mark: Signal<Out, Bit>,
+    /// ECN the departing packet leaves with; 0 when not valid.
+    pub m_deq_ecn: Signal<Out, Bits<2>>,
     // Status.
-    /// The depth an enqueue of three cycles ago saw, bytes.
+    /// The depth of queue `depth_sel` (of three cycles ago) that an enqueue
+    /// of three cycles ago saw, bytes.
     pub q_depth: Signal<Out, Bits<D>>,
-    /// Sticky: a dequeue was longer than the queue; cleared by rst only.
-    pub err_underflow: Signal<Out, Bit>,
+    /// Sticky, bit i for queue i: a dequeue was longer than the queue;
+    /// cleared by rst only.
+    pub err_underflow: Signal<Out, Bits<Q>>,
 
-    // Parameters in force, and the random state.
-    kmin: DFF<Bits<D>>,
-    kmax: DFF<Bits<D>>,
-    pmax: DFF<Bits<17>>,
-    kdrop: DFF<Bits<D>>,
-    buf_max: DFF<Bits<D>>,
+    // Each queue's profile in force, and the shared random state.
+    kmin: Vec<DFF<Bits<D>>>,
+    kmax: Vec<DFF<Bits<D>>>,
+    pmax: Vec<DFF<Bits<17>>>,
+    kdrop: Vec<DFF<Bits<D>>>,
+    buf_max: Vec<DFF<Bits<D>>>,
     /// `kmax - kmin` (wrapping; used only on the ramp, where it is >= 1).
-    span: DFF<Bits<D>>,
+    span: Vec<DFF<Bits<D>>>,
     rng: DFF<Bits<32>>,
 
-    // Stage A: one event with its constants and the parameters of its cycle.
+    // Stage A: one cycle's events with their constants and the profiles of
+    // their queues in that cycle. Queues are one-hot, one register per
+    // queue (`a_eq[i]`: the enqueue is queue i's; 0 without an enqueue):
+    // rust-hdl declares a 1-bit vector without a range, which a bit select
+    // cannot take, so a one-hot of Q = 1 cannot be a vector.
     a_valid: DFF<Bit>,
+    a_eq: Vec<DFF<Bit>>,
+    a_dq: Vec<DFF<Bit>>,
+    /// The queue of the event that can be marked (enqueue or dequeue).
+    a_mq: Vec<DFF<Bit>>,
+    a_dsel: Vec<DFF<Bit>>,
     a_notect: DFF<Bit>,
     a_ect: DFF<Bit>,
     a_ecn: DFF<Bits<2>>,
-    /// Depth change if admitted: `len - deq` (S-bit two's complement).
-    a_ca: DFF<Bits<S>>,
-    /// Depth change if not admitted: `-deq`.
-    a_cn: DFF<Bits<S>>,
-    /// Tail threshold: admitted iff `q <= t = buf_max - len`.
-    a_t: DFF<Bits<S>>,
+    a_deq_valid: DFF<Bit>,
+    a_deq_ecn: DFF<Bits<2>>,
+    /// The enqueue's length (S-bit two's complement).
+    a_len: DFF<Bits<S>>,
+    /// `-deq` (counted only on the dequeue's queue, `a_dq`).
+    a_nd: DFF<Bits<S>>,
+    /// `len - deq`.
+    a_lmd: DFF<Bits<S>>,
+    /// `buf_max` of the enqueue's queue: admitted iff `q <= t = buf_max - len`.
+    a_buf_max: DFF<Bits<D>>,
     a_kdrop: DFF<Bits<D>>,
     a_kmin: DFF<Bits<D>>,
     a_kmax: DFF<Bits<D>>,
@@ -112,33 +144,44 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     a_span: DFF<Bits<D>>,
     a_u: DFF<Bits<16>>,
 
-    // Stage B.
+    // Stage B: each queue's depth change if the enqueue is admitted (`ca`)
+    // and if it is not (`cn`).
     b_valid: DFF<Bit>,
+    b_eq: Vec<DFF<Bit>>,
+    b_mq: Vec<DFF<Bit>>,
+    b_dsel: Vec<DFF<Bit>>,
     b_notect: DFF<Bit>,
     b_ect: DFF<Bit>,
     b_ecn: DFF<Bits<2>>,
-    b_ca: DFF<Bits<S>>,
-    b_cn: DFF<Bits<S>>,
+    b_deq_valid: DFF<Bit>,
+    b_deq_ecn: DFF<Bits<2>>,
+    b_ca: Vec<DFF<Bits<S>>>,
+    b_cn: Vec<DFF<Bits<S>>>,
     b_kmin: DFF<Bits<D>>,
     b_kmax: DFF<Bits<D>>,
     b_pmax: DFF<Bits<17>>,
     b_span: DFF<Bits<D>>,
     b_u: DFF<Bits<16>>,
 
-    // Stage C: the event in the depth loop.
+    // Stage C: the events in the depth loops (one loop per queue).
+    c_eq: Vec<DFF<Bit>>,
+    c_mq: Vec<DFF<Bit>>,
+    c_dsel: Vec<DFF<Bit>>,
     c_valid: DFF<Bit>,
     c_notect: DFF<Bit>,
     c_ect: DFF<Bit>,
     c_ecn: DFF<Bits<2>>,
-    c_ca: DFF<Bits<S>>,
-    c_cn: DFF<Bits<S>>,
-    /// Next event's WRED test if this one is admitted: `q + wa >= 0`.
-    c_wa: DFF<Bits<S>>,
+    c_deq_valid: DFF<Bit>,
+    c_deq_ecn: DFF<Bits<2>>,
+    c_ca: Vec<DFF<Bits<S>>>,
+    c_cn: Vec<DFF<Bits<S>>>,
+    /// Next event's WRED test on queue i if this one is admitted: `q + wa >= 0`.
+    c_wa: Vec<DFF<Bits<S>>>,
     /// ... if it is not admitted: `q + wn >= 0`.
-    c_wn: DFF<Bits<S>>,
-    /// Next event's tail test if this one is admitted: `q + ta >= 0`.
-    c_ta: DFF<Bits<S>>,
-    c_tn: DFF<Bits<S>>,
+    c_wn: Vec<DFF<Bits<S>>>,
+    /// Next event's tail test on queue i if this one is admitted: `q + ta >= 0`.
+    c_ta: Vec<DFF<Bits<S>>>,
+    c_tn: Vec<DFF<Bits<S>>>,
     /// The next event's tests on an empty queue (after an underflow).
     c_wz: DFF<Bit>,
     c_tz: DFF<Bit>,
@@ -148,63 +191,101 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     c_span: DFF<Bits<D>>,
     c_u: DFF<Bits<16>>,
 
-    // The loop's state: the depth, and the tests of the event in stage C.
-    depth: DFF<Bits<D>>,
-    underflow: DFF<Bit>,
-    /// `q >= kdrop` for the event in stage C.
-    ge_kdrop: DFF<Bit>,
-    /// `q + len > buf_max` for the event in stage C.
-    tail_hit: DFF<Bit>,
+    // The loops' state: each queue's depth, and the tests of the event in
+    // stage C against each queue (used for the queue it enqueues to).
+    /// Queue i's depth, S bits wide (the loop's sums are; the top three
+    /// bits are 0 from the first reset on): a width cast cannot take a
+    /// loop index in rust-hdl's HDL kernels.
+    depth: Vec<DFF<Bits<S>>>,
+    /// Queue i's sticky underflow.
+    underflow: Vec<DFF<Bit>>,
+    /// `q_i >= kdrop` for the event in stage C.
+    ge_kdrop: Vec<DFF<Bit>>,
+    /// `q_i + len > buf_max` for the event in stage C.
+    tail_hit: Vec<DFF<Bit>>,
 
     // Mark stage 1: compares with the ramp, `q - kmin`, the operands of
     // the two products.
-    m1_flags: DFF<Bits<8>>,
+    m1_flags: DFF<Bits<11>>,
     m1_over: DFF<Bits<D>>,
     m1_pmax: DFF<Bits<17>>,
     m1_span: DFF<Bits<D>>,
     m1_u: DFF<Bits<17>>,
-    /// `(q - kmin) * pmax`, with flags [6:0] of stage 1 as its tag.
-    rhs_mul: PipeMul<D, 7>,
-    /// `u * (kmax - kmin)`, with flag [7] as its tag.
+    /// `(q - kmin) * pmax`, with flags [9:0] of stage 1 as its tag.
+    rhs_mul: PipeMul<D, 10>,
+    /// `u * (kmax - kmin)`, with flag [10] as its tag.
     lhs_mul: PipeMul<D, 1>,
 
     // The compare of the products, registered apart from the decision.
-    d_flags: DFF<Bits<8>>,
+    d_flags: DFF<Bits<11>>,
     d_lt: DFF<Bit>,
 
     // Output registers.
     o_valid: DFF<Bit>,
     o_action: DFF<Bits<2>>,
     o_ecn: DFF<Bits<2>>,
+    o_deq_valid: DFF<Bit>,
+    o_deq_mark: DFF<Bit>,
+    o_deq_ecn: DFF<Bits<2>>,
 
     // Combinational intermediates.
+    /// Per queue: the enqueue's, dequeue's, load's index names queue i.
+    eq_hit: Vec<Signal<Local, Bit>>,
+    dq_hit: Vec<Signal<Local, Bit>>,
+    cfg_hit: Vec<Signal<Local, Bit>>,
+    /// ... the event that can be marked is queue i's.
+    mq_hit: Vec<Signal<Local, Bit>>,
+    p_kdrop: Signal<Local, Bits<D>>,
+    p_buf_max: Signal<Local, Bits<D>>,
+    p_kmin: Signal<Local, Bits<D>>,
+    p_kmax: Signal<Local, Bits<D>>,
+    p_pmax: Signal<Local, Bits<17>>,
+    p_span: Signal<Local, Bits<D>>,
     enq_s: Signal<Local, Bits<S>>,
     deq_s: Signal<Local, Bits<S>>,
-    q_s: Signal<Local, Bits<S>>,
-    sum_a: Signal<Local, Bits<S>>,
-    sum_n: Signal<Local, Bits<S>>,
-    test_wa: Signal<Local, Bits<S>>,
-    test_wn: Signal<Local, Bits<S>>,
-    test_ta: Signal<Local, Bits<S>>,
-    test_tn: Signal<Local, Bits<S>>,
+    // Per queue (one signal each: a signal is assigned once).
+    q_s: Vec<Signal<Local, Bits<S>>>,
+    sum_a: Vec<Signal<Local, Bits<S>>>,
+    sum_n: Vec<Signal<Local, Bits<S>>>,
+    test_wa: Vec<Signal<Local, Bits<S>>>,
+    test_wn: Vec<Signal<Local, Bits<S>>>,
+    test_ta: Vec<Signal<Local, Bits<S>>>,
+    test_tn: Vec<Signal<Local, Bits<S>>>,
+    admit_q: Vec<Signal<Local, Bit>>,
+    /// The carry-save form of `c + len' + ~buf_max'` (admitted, not).
+    xa: Vec<Signal<Local, Bits<S>>>,
+    ka: Vec<Signal<Local, Bits<S>>>,
+    xn: Vec<Signal<Local, Bits<S>>>,
+    kn: Vec<Signal<Local, Bits<S>>>,
+    /// `~buf_max'` of the event in stage A, S bits.
+    nbm: Signal<Local, Bits<S>>,
     wred: Signal<Local, Bit>,
     tail: Signal<Local, Bit>,
     admit: Signal<Local, Bit>,
+    q_mark_s: Signal<Local, Bits<S>>,
+    q_mark: Signal<Local, Bits<D>>,
     x1: Signal<Local, Bits<32>>,
     x2: Signal<Local, Bits<32>>,
     x3: Signal<Local, Bits<32>>,
     ge_kmin: Signal<Local, Bit>,
     ge_kmax: Signal<Local, Bit>,
-    flags: Signal<Local, Bits<8>>,
-    f_valid: Signal<Local, Bit>,
+    cand: Signal<Local, Bit>,
     f_action: Signal<Local, Bits<2>>,
     f_ecn: Signal<Local, Bits<2>>,
+    f_deq_ecn: Signal<Local, Bits<2>>,
+    flags: Signal<Local, Bits<11>>,
     f_ect: Signal<Local, Bit>,
     f_ge_kmin: Signal<Local, Bit>,
     f_ge_kmax: Signal<Local, Bit>,
     mark: Signal<Local, Bit>,
+    q_show: Signal<Local, Bits<S>>,
+    /// `oh[i]` if queue i's underflow bit is set, else 0 (MAX_QUEUES long,
+    /// so that the output is one OR written out).
+    uf_part: Vec<Signal<Local, Bits<Q>>>,
+    wred_hit: Signal<Local, Bit>,
+    tail_hit_c: Signal<Local, Bit>,
 
-    // Reset values (generation-time).
+    // Generation-time constants.
     reset_kmin: Param<Bits<D>>,
     reset_kmax: Param<Bits<D>>,
     reset_pmax: Param<Bits<17>>,
@@ -215,19 +296,67 @@ pub struct Cp<const D: usize, const L: usize, const S: usize> {
     fallback_seed: Param<Bits<32>>,
     /// The sign bit of an S-bit quantity, `1 << (S - 1)`.
     sign_s: Param<Bits<S>>,
+    /// `oh[i]`: queue i as a one-hot.
+    oh: Vec<Param<Bits<Q>>>,
+    /// `qidx[i] = i`, the index of queue i.
+    qidx: Vec<Param<Bits<QB>>>,
+    /// `Q - 1`: the index bits that name a queue.
+    qmask: Param<Bits<QB>>,
+    /// Marking is applied to the dequeue (`mark_at = "dequeue"`).
+    mark_deq: Param<Bit>,
 }
 
-impl<const D: usize, const L: usize, const S: usize> Cp<D, L, S> {
+impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: usize>
+    Cp<D, L, S, Q, QB>
+{
     /// The block with the reset values of `config`. The caller has validated
-    /// `config` and chosen `D` and `L` equal to its shape, `S = D + 3`.
+    /// `config` and chosen `D`, `L` and `Q` equal to its shape, `S = D + 3`
+    /// and `QB = queue_bits`.
     pub fn new(config: &CpConfig) -> Self {
         assert_eq!(config.shape.depth_bits as usize, D);
         assert_eq!(config.shape.len_bits as usize, L);
+        assert_eq!(config.shape.queues as usize, Q);
+        assert_eq!(config.shape.queue_bits() as usize, QB);
         assert_eq!(S, D + 3);
         let r = &config.reset;
         let seed = if r.seed == 0 { RESET_SEED } else { r.seed };
         let span = r.kmax.wrapping_sub(r.kmin) as u64 & ((1u64 << D) - 1);
+        fn per_queue<T: Default>(q: usize) -> Vec<T> {
+            (0..q).map(|_| T::default()).collect()
+        }
         Self {
+            kmin: per_queue(Q),
+            kmax: per_queue(Q),
+            pmax: per_queue(Q),
+            kdrop: per_queue(Q),
+            buf_max: per_queue(Q),
+            span: per_queue(Q),
+            b_ca: per_queue(Q),
+            b_cn: per_queue(Q),
+            c_ca: per_queue(Q),
+            c_cn: per_queue(Q),
+            c_wa: per_queue(Q),
+            c_wn: per_queue(Q),
+            c_ta: per_queue(Q),
+            c_tn: per_queue(Q),
+            depth: per_queue(Q),
+            underflow: per_queue(Q),
+            ge_kdrop: per_queue(Q),
+            tail_hit: per_queue(Q),
+            uf_part: per_queue(MAX_QUEUES),
+            oh: (0..Q).map(|i| Param::new((1u64 << i).to_bits())).collect(),
+            q_s: per_queue(Q),
+            sum_a: per_queue(Q),
+            sum_n: per_queue(Q),
+            test_wa: per_queue(Q),
+            test_wn: per_queue(Q),
+            test_ta: per_queue(Q),
+            test_tn: per_queue(Q),
+            admit_q: per_queue(Q),
+            xa: per_queue(Q),
+            ka: per_queue(Q),
+            xn: per_queue(Q),
+            kn: per_queue(Q),
             reset_kmin: Param::new((r.kmin as u64).to_bits()),
             reset_kmax: Param::new((r.kmax as u64).to_bits()),
             reset_pmax: Param::new((r.pmax as u64).to_bits()),
@@ -237,44 +366,145 @@ impl<const D: usize, const L: usize, const S: usize> Cp<D, L, S> {
             reset_seed: Param::new((seed as u64).to_bits()),
             fallback_seed: Param::new((RESET_SEED as u64).to_bits()),
             sign_s: Param::new((1u64 << (S - 1)).to_bits()),
+            qidx: (0..Q).map(|i| Param::new((i as u64).to_bits())).collect(),
+            a_eq: per_queue(Q),
+            a_dq: per_queue(Q),
+            a_mq: per_queue(Q),
+            a_dsel: per_queue(Q),
+            b_eq: per_queue(Q),
+            b_mq: per_queue(Q),
+            b_dsel: per_queue(Q),
+            c_eq: per_queue(Q),
+            c_mq: per_queue(Q),
+            c_dsel: per_queue(Q),
+            eq_hit: per_queue(Q),
+            dq_hit: per_queue(Q),
+            cfg_hit: per_queue(Q),
+            mq_hit: per_queue(Q),
+            qmask: Param::new(((Q - 1) as u64).to_bits()),
+            mark_deq: Param::new(config.shape.mark_at == MarkAt::Dequeue),
             ..Default::default()
         }
     }
 }
 
-impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
+impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: usize> Logic
+    for Cp<D, L, S, Q, QB>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, kmin, kmax, pmax, kdrop, buf_max, span, rng, a_valid, a_notect, a_ect,
-            a_ecn, a_ca, a_cn, a_t, a_kdrop, a_kmin, a_kmax, a_pmax, a_span, a_u, b_valid,
-            b_notect, b_ect, b_ecn, b_ca, b_cn, b_kmin, b_kmax, b_pmax, b_span, b_u, c_valid,
-            c_notect, c_ect, c_ecn, c_ca, c_cn, c_wa, c_wn, c_ta, c_tn, c_wz, c_tz, c_kmin, c_kmax,
-            c_pmax, c_span, c_u, depth, underflow, ge_kdrop, tail_hit, m1_flags, m1_over, m1_pmax,
-            m1_span, m1_u, d_flags, d_lt, o_valid, o_action, o_ecn
+            self, clk, rng, a_valid, a_notect, a_ect, a_ecn,
+            a_deq_valid, a_deq_ecn, a_len, a_nd, a_lmd, a_buf_max, a_kdrop, a_kmin, a_kmax, a_pmax,
+            a_span, a_u, b_valid, b_notect, b_ect, b_ecn, b_deq_valid,
+            b_deq_ecn, b_kmin, b_kmax, b_pmax, b_span, b_u, c_valid,
+            c_notect, c_ect, c_ecn, c_deq_valid, c_deq_ecn, c_wz, c_tz, c_kmin, c_kmax, c_pmax,
+            c_span, c_u, m1_flags, m1_over, m1_pmax, m1_span,
+            m1_u, d_flags, d_lt, o_valid, o_action, o_ecn, o_deq_valid, o_deq_mark, o_deq_ecn
         );
-
-        // ---- Ports into stage A: the event's constants -----------------------
-        // A dequeue's length counts only with its valid. An enqueue's `ca`
-        // is used only if the enqueue is admitted, so only with its valid.
-        self.enq_s.next = bit_cast::<S, L>(self.s_enq_len.val());
-        self.deq_s.next = 0.into();
-        if self.s_deq_valid.val() {
-            self.deq_s.next = bit_cast::<S, L>(self.s_deq_len.val());
+        for i in 0..Q {
+            self.kmin[i].clock.next = self.clk.val();
+            self.kmax[i].clock.next = self.clk.val();
+            self.pmax[i].clock.next = self.clk.val();
+            self.kdrop[i].clock.next = self.clk.val();
+            self.buf_max[i].clock.next = self.clk.val();
+            self.span[i].clock.next = self.clk.val();
+            self.b_ca[i].clock.next = self.clk.val();
+            self.b_cn[i].clock.next = self.clk.val();
+            self.c_ca[i].clock.next = self.clk.val();
+            self.c_cn[i].clock.next = self.clk.val();
+            self.c_wa[i].clock.next = self.clk.val();
+            self.c_wn[i].clock.next = self.clk.val();
+            self.c_ta[i].clock.next = self.clk.val();
+            self.c_tn[i].clock.next = self.clk.val();
+            self.depth[i].clock.next = self.clk.val();
+            self.underflow[i].clock.next = self.clk.val();
+            self.ge_kdrop[i].clock.next = self.clk.val();
+            self.tail_hit[i].clock.next = self.clk.val();
+            self.a_eq[i].clock.next = self.clk.val();
+            self.a_dq[i].clock.next = self.clk.val();
+            self.a_mq[i].clock.next = self.clk.val();
+            self.a_dsel[i].clock.next = self.clk.val();
+            self.b_eq[i].clock.next = self.clk.val();
+            self.b_mq[i].clock.next = self.clk.val();
+            self.b_dsel[i].clock.next = self.clk.val();
+            self.c_eq[i].clock.next = self.clk.val();
+            self.c_mq[i].clock.next = self.clk.val();
+            self.c_dsel[i].clock.next = self.clk.val();
+            self.underflow[i].d.next = self.underflow[i].q.val();
+            self.ge_kdrop[i].d.next = self.ge_kdrop[i].q.val();
+            self.tail_hit[i].d.next = self.tail_hit[i].q.val();
+            self.kmin[i].d.next = self.kmin[i].q.val();
+            self.kmax[i].d.next = self.kmax[i].q.val();
+            self.pmax[i].d.next = self.pmax[i].q.val();
+            self.kdrop[i].d.next = self.kdrop[i].q.val();
+            self.buf_max[i].d.next = self.buf_max[i].q.val();
+            self.span[i].d.next = self.span[i].q.val();
+            self.b_ca[i].d.next = self.b_ca[i].q.val();
+            self.b_cn[i].d.next = self.b_cn[i].q.val();
+            self.c_ca[i].d.next = self.c_ca[i].q.val();
+            self.c_cn[i].d.next = self.c_cn[i].q.val();
+            self.c_wa[i].d.next = self.c_wa[i].q.val();
+            self.c_wn[i].d.next = self.c_wn[i].q.val();
+            self.c_ta[i].d.next = self.c_ta[i].q.val();
+            self.c_tn[i].d.next = self.c_tn[i].q.val();
+            self.depth[i].d.next = self.depth[i].q.val();
         }
+
+        // ---- Ports into stage A: the events and their queues' profiles -------
+        // Queues one-hot; an index's bits above log2(Q) are ignored. The
+        // drop thresholds of the enqueue's queue, the ramp of the queue of
+        // the event that can be marked.
+        self.p_kdrop.next = 0.into();
+        self.p_buf_max.next = 0.into();
+        self.p_kmin.next = 0.into();
+        self.p_kmax.next = 0.into();
+        self.p_pmax.next = 0.into();
+        self.p_span.next = 0.into();
+        for i in 0..Q {
+            self.eq_hit[i].next = (self.s_enq_queue.val() & self.qmask.val()) == self.qidx[i].val();
+            self.dq_hit[i].next = (self.s_deq_queue.val() & self.qmask.val()) == self.qidx[i].val();
+            self.cfg_hit[i].next =
+                (self.s_cfg_queue.val() & self.qmask.val()) == self.qidx[i].val();
+            self.a_dsel[i].d.next = (self.depth_sel.val() & self.qmask.val()) == self.qidx[i].val();
+            self.a_eq[i].d.next = self.s_enq_valid.val() & self.eq_hit[i].val();
+            self.a_dq[i].d.next = self.s_deq_valid.val() & self.dq_hit[i].val();
+            self.mq_hit[i].next = self.eq_hit[i].val();
+            if self.mark_deq.val() {
+                self.mq_hit[i].next = self.dq_hit[i].val();
+            }
+            self.a_mq[i].d.next = self.mq_hit[i].val();
+            if self.eq_hit[i].val() {
+                self.p_kdrop.next = self.kdrop[i].q.val();
+                self.p_buf_max.next = self.buf_max[i].q.val();
+            }
+            if self.mq_hit[i].val() {
+                self.p_kmin.next = self.kmin[i].q.val();
+                self.p_kmax.next = self.kmax[i].q.val();
+                self.p_pmax.next = self.pmax[i].q.val();
+                self.p_span.next = self.span[i].q.val();
+            }
+        }
+        // The lengths count only through `a_eq` and `a_dq`, which carry
+        // the valids: a dequeue's length only on its queue, an enqueue's
+        // only if it is admitted.
+        self.enq_s.next = bit_cast::<S, L>(self.s_enq_len.val());
+        self.deq_s.next = bit_cast::<S, L>(self.s_deq_len.val());
         self.a_valid.d.next = self.s_enq_valid.val();
         self.a_notect.d.next = self.s_enq_ecn.val() == 0;
         self.a_ect.d.next = (self.s_enq_ecn.val() == 1) | (self.s_enq_ecn.val() == 2);
         self.a_ecn.d.next = self.s_enq_ecn.val();
-        self.a_ca.d.next = self.enq_s.val() - self.deq_s.val();
-        self.a_cn.d.next = Bits::<S>::from(0) - self.deq_s.val();
-        self.a_t.d.next =
-            bit_cast::<S, D>(self.buf_max.q.val()) - bit_cast::<S, L>(self.s_enq_len.val());
-        self.a_kdrop.d.next = self.kdrop.q.val();
-        self.a_kmin.d.next = self.kmin.q.val();
-        self.a_kmax.d.next = self.kmax.q.val();
-        self.a_pmax.d.next = self.pmax.q.val();
-        self.a_span.d.next = self.span.q.val();
+        self.a_deq_valid.d.next = self.s_deq_valid.val();
+        self.a_deq_ecn.d.next = self.s_deq_ecn.val();
+        self.a_len.d.next = self.enq_s.val();
+        self.a_nd.d.next = Bits::<S>::from(0) - self.deq_s.val();
+        self.a_lmd.d.next = self.enq_s.val() - self.deq_s.val();
+        self.a_buf_max.d.next = self.p_buf_max.val();
+        self.a_kdrop.d.next = self.p_kdrop.val();
+        self.a_kmin.d.next = self.p_kmin.val();
+        self.a_kmax.d.next = self.p_kmax.val();
+        self.a_pmax.d.next = self.p_pmax.val();
+        self.a_span.d.next = self.p_span.val();
         self.a_u.d.next = self.rng.q.val().get_bits::<16>(16);
 
         // Random source: xorshift32 (13, 17, 5), one step per cycle.
@@ -283,96 +513,175 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
         self.x3.next = self.x2.val() ^ (self.x2.val() << 5);
         self.rng.d.next = self.x3.val();
 
-        // Parameter load.
+        // Parameter load: one queue's profile, and the shared seed.
         if self.s_cfg_valid.val() {
-            self.kmin.d.next = self.s_cfg_kmin.val();
-            self.kmax.d.next = self.s_cfg_kmax.val();
-            self.pmax.d.next = self.s_cfg_pmax.val();
-            self.kdrop.d.next = self.s_cfg_kdrop.val();
-            self.buf_max.d.next = self.s_cfg_buf_max.val();
-            self.span.d.next = self.s_cfg_kmax.val() - self.s_cfg_kmin.val();
+            for i in 0..Q {
+                if self.cfg_hit[i].val() {
+                    self.kmin[i].d.next = self.s_cfg_kmin.val();
+                    self.kmax[i].d.next = self.s_cfg_kmax.val();
+                    self.pmax[i].d.next = self.s_cfg_pmax.val();
+                    self.kdrop[i].d.next = self.s_cfg_kdrop.val();
+                    self.buf_max[i].d.next = self.s_cfg_buf_max.val();
+                    self.span[i].d.next = self.s_cfg_kmax.val() - self.s_cfg_kmin.val();
+                }
+            }
             self.rng.d.next = self.s_cfg_seed.val();
             if self.s_cfg_seed.val() == 0 {
                 self.rng.d.next = self.fallback_seed.val();
             }
         }
 
-        // ---- Stage A into B --------------------------------------------------
+        // ---- Stage A into B: each queue's depth change -------------------------
+        for i in 0..Q {
+            self.b_cn[i].d.next = 0.into();
+            self.b_ca[i].d.next = 0.into();
+            if self.a_dq[i].q.val() {
+                self.b_cn[i].d.next = self.a_nd.q.val();
+                self.b_ca[i].d.next = self.a_nd.q.val();
+            }
+            if self.a_eq[i].q.val() {
+                self.b_ca[i].d.next = self.a_len.q.val();
+                if self.a_dq[i].q.val() {
+                    self.b_ca[i].d.next = self.a_lmd.q.val();
+                }
+            }
+        }
         self.b_valid.d.next = self.a_valid.q.val();
+        for i in 0..Q {
+            self.b_eq[i].d.next = self.a_eq[i].q.val();
+            self.b_mq[i].d.next = self.a_mq[i].q.val();
+            self.b_dsel[i].d.next = self.a_dsel[i].q.val();
+        }
         self.b_notect.d.next = self.a_notect.q.val();
         self.b_ect.d.next = self.a_ect.q.val();
         self.b_ecn.d.next = self.a_ecn.q.val();
-        self.b_ca.d.next = self.a_ca.q.val();
-        self.b_cn.d.next = self.a_cn.q.val();
+        self.b_deq_valid.d.next = self.a_deq_valid.q.val();
+        self.b_deq_ecn.d.next = self.a_deq_ecn.q.val();
         self.b_kmin.d.next = self.a_kmin.q.val();
         self.b_kmax.d.next = self.a_kmax.q.val();
         self.b_pmax.d.next = self.a_pmax.q.val();
         self.b_span.d.next = self.a_span.q.val();
         self.b_u.d.next = self.a_u.q.val();
 
-        // ---- Stage B into C: the loop's constants ----------------------------
-        // This event (B) changes the depth by ca or cn; the next event (A)
-        // is WRED-dropped at q' >= kdrop' and tail-dropped at q' > t', with
-        // q' = q + ca or q + cn. As sign tests on q:
-        //   q + (c - kdrop') >= 0   and   q + (c + ~t') >= 0   (~t' = -t' - 1).
-        self.c_wa.d.next = self.b_ca.q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
-        self.c_wn.d.next = self.b_cn.q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
-        self.c_ta.d.next = self.b_ca.q.val() + !self.a_t.q.val();
-        self.c_tn.d.next = self.b_cn.q.val() + !self.a_t.q.val();
+        // ---- Stage B into C: the loops' constants ------------------------------
+        // This event (B) changes queue i's depth by ca_i or cn_i; the next
+        // event (A) is WRED-dropped at q' >= kdrop' and tail-dropped at
+        // q' > t' = buf_max' - len', with q' = q_i + ca_i or q_i + cn_i for
+        // its queue i. As sign tests on q_i, for every queue:
+        //   q_i + (c_i - kdrop') >= 0   and   q_i + (c_i + len' + ~buf_max') >= 0
+        // (c + len' + ~buf_max' = c + ~t'). The three-operand sum is one
+        // carry-save level (a LUT per bit) and one carry chain: `buf_max'`
+        // comes from the queue's profile through a select, and a subtraction
+        // after the select would not fit the port cycle.
+        self.nbm.next = !bit_cast::<S, D>(self.a_buf_max.q.val());
+        for i in 0..Q {
+            self.c_wa[i].d.next = self.b_ca[i].q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
+            self.c_wn[i].d.next = self.b_cn[i].q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
+            self.xa[i].next = self.b_ca[i].q.val() ^ self.a_len.q.val() ^ self.nbm.val();
+            self.ka[i].next = ((self.b_ca[i].q.val() & self.a_len.q.val())
+                | (self.b_ca[i].q.val() & self.nbm.val())
+                | (self.a_len.q.val() & self.nbm.val()))
+                << 1;
+            self.xn[i].next = self.b_cn[i].q.val() ^ self.a_len.q.val() ^ self.nbm.val();
+            self.kn[i].next = ((self.b_cn[i].q.val() & self.a_len.q.val())
+                | (self.b_cn[i].q.val() & self.nbm.val())
+                | (self.a_len.q.val() & self.nbm.val()))
+                << 1;
+            self.c_ta[i].d.next = self.xa[i].val() + self.ka[i].val();
+            self.c_tn[i].d.next = self.xn[i].val() + self.kn[i].val();
+            self.c_ca[i].d.next = self.b_ca[i].q.val();
+            self.c_cn[i].d.next = self.b_cn[i].q.val();
+        }
         // On an empty queue: 0 >= kdrop', and 0 > t' (t' negative).
         self.c_wz.d.next = self.a_kdrop.q.val() == 0;
-        self.c_tz.d.next = (self.a_t.q.val() & self.sign_s.val()) != 0;
+        self.c_tz.d.next = self.a_len.q.val() > bit_cast::<S, D>(self.a_buf_max.q.val());
+        for i in 0..Q {
+            self.c_eq[i].d.next = self.b_eq[i].q.val();
+            self.c_mq[i].d.next = self.b_mq[i].q.val();
+            self.c_dsel[i].d.next = self.b_dsel[i].q.val();
+        }
         self.c_valid.d.next = self.b_valid.q.val();
         self.c_notect.d.next = self.b_notect.q.val();
         self.c_ect.d.next = self.b_ect.q.val();
         self.c_ecn.d.next = self.b_ecn.q.val();
-        self.c_ca.d.next = self.b_ca.q.val();
-        self.c_cn.d.next = self.b_cn.q.val();
+        self.c_deq_valid.d.next = self.b_deq_valid.q.val();
+        self.c_deq_ecn.d.next = self.b_deq_ecn.q.val();
         self.c_kmin.d.next = self.b_kmin.q.val();
         self.c_kmax.d.next = self.b_kmax.q.val();
         self.c_pmax.d.next = self.b_pmax.q.val();
         self.c_span.d.next = self.b_span.q.val();
         self.c_u.d.next = self.b_u.q.val();
 
-        // ---- Stage C: the depth loop -----------------------------------------
-        self.wred.next = self.c_valid.q.val() & self.c_notect.q.val() & self.ge_kdrop.q.val();
-        self.tail.next = self.c_valid.q.val() & !self.wred.val() & self.tail_hit.q.val();
-        self.admit.next = self.c_valid.q.val() & !self.wred.val() & !self.tail.val();
-        self.q_s.next = bit_cast::<S, D>(self.depth.q.val());
-        // Each sum its own wire, all in parallel, selected late.
-        self.sum_a.next = self.q_s.val() + self.c_ca.q.val();
-        self.sum_n.next = self.q_s.val() + self.c_cn.q.val();
-        self.test_wa.next = self.q_s.val() + self.c_wa.q.val();
-        self.test_wn.next = self.q_s.val() + self.c_wn.q.val();
-        self.test_ta.next = self.q_s.val() + self.c_ta.q.val();
-        self.test_tn.next = self.q_s.val() + self.c_tn.q.val();
-        if self.admit.val() {
-            self.depth.d.next = bit_cast::<D, S>(self.sum_a.val());
-            self.ge_kdrop.d.next = (self.test_wa.val() & self.sign_s.val()) == 0;
-            self.tail_hit.d.next = (self.test_ta.val() & self.sign_s.val()) == 0;
-            if (self.sum_a.val() & self.sign_s.val()) != 0 {
-                self.depth.d.next = 0.into();
-                self.underflow.d.next = true;
-                self.ge_kdrop.d.next = self.c_wz.q.val();
-                self.tail_hit.d.next = self.c_tz.q.val();
-            }
-        } else {
-            self.depth.d.next = bit_cast::<D, S>(self.sum_n.val());
-            self.ge_kdrop.d.next = (self.test_wn.val() & self.sign_s.val()) == 0;
-            self.tail_hit.d.next = (self.test_tn.val() & self.sign_s.val()) == 0;
-            if (self.sum_n.val() & self.sign_s.val()) != 0 {
-                self.depth.d.next = 0.into();
-                self.underflow.d.next = true;
-                self.ge_kdrop.d.next = self.c_wz.q.val();
-                self.tail_hit.d.next = self.c_tz.q.val();
+        // ---- Stage C: one depth loop per queue ---------------------------------
+        // Queue i admits the enqueue only if it is queue i's (c_eq one-hot,
+        // zero without an enqueue) and its own two test bits pass: the loop
+        // of each queue is the one-queue loop, on the events of its queue.
+        for i in 0..Q {
+            self.admit_q[i].next = self.c_eq[i].q.val()
+                & !(self.c_notect.q.val() & self.ge_kdrop[i].q.val())
+                & !self.tail_hit[i].q.val();
+            self.q_s[i].next = self.depth[i].q.val();
+            // Each sum its own wire, all in parallel, selected late.
+            self.sum_a[i].next = self.q_s[i].val() + self.c_ca[i].q.val();
+            self.sum_n[i].next = self.q_s[i].val() + self.c_cn[i].q.val();
+            self.test_wa[i].next = self.q_s[i].val() + self.c_wa[i].q.val();
+            self.test_wn[i].next = self.q_s[i].val() + self.c_wn[i].q.val();
+            self.test_ta[i].next = self.q_s[i].val() + self.c_ta[i].q.val();
+            self.test_tn[i].next = self.q_s[i].val() + self.c_tn[i].q.val();
+            if self.admit_q[i].val() {
+                self.depth[i].d.next = self.sum_a[i].val();
+                self.ge_kdrop[i].d.next = (self.test_wa[i].val() & self.sign_s.val()) == 0;
+                self.tail_hit[i].d.next = (self.test_ta[i].val() & self.sign_s.val()) == 0;
+                if (self.sum_a[i].val() & self.sign_s.val()) != 0 {
+                    self.depth[i].d.next = 0.into();
+                    self.underflow[i].d.next = true;
+                    self.ge_kdrop[i].d.next = self.c_wz.q.val();
+                    self.tail_hit[i].d.next = self.c_tz.q.val();
+                }
+            } else {
+                self.depth[i].d.next = self.sum_n[i].val();
+                self.ge_kdrop[i].d.next = (self.test_wn[i].val() & self.sign_s.val()) == 0;
+                self.tail_hit[i].d.next = (self.test_tn[i].val() & self.sign_s.val()) == 0;
+                if (self.sum_n[i].val() & self.sign_s.val()) != 0 {
+                    self.depth[i].d.next = 0.into();
+                    self.underflow[i].d.next = true;
+                    self.ge_kdrop[i].d.next = self.c_wz.q.val();
+                    self.tail_hit[i].d.next = self.c_tz.q.val();
+                }
             }
         }
 
-        // ---- Stage C into mark stage 1 (off the loop) -------------------------
-        // Flags: [0] valid, [2:1] action, [4:3] ECN out, [5] ECT and admitted,
-        // [6] q >= kmin, [7] q >= kmax.
-        self.ge_kmin.next = self.depth.q.val() >= self.c_kmin.q.val();
-        self.ge_kmax.next = self.depth.q.val() >= self.c_kmax.q.val();
+        // ---- Stage C into mark stage 1 (off the loops) ------------------------
+        // The enqueue's decision from its queue's test bits; the depth the
+        // event that can be marked sees; `q - kmin` and the compares.
+        self.wred_hit.next = false;
+        self.tail_hit_c.next = false;
+        for i in 0..Q {
+            if self.c_eq[i].q.val() {
+                self.wred_hit.next = self.ge_kdrop[i].q.val();
+                self.tail_hit_c.next = self.tail_hit[i].q.val();
+            }
+        }
+        self.wred.next = self.c_notect.q.val() & self.wred_hit.val();
+        self.tail.next = !self.wred.val() & self.tail_hit_c.val();
+        self.admit.next = self.c_valid.q.val() & !self.wred.val() & !self.tail.val();
+        self.q_mark_s.next = 0.into();
+        for i in 0..Q {
+            if self.c_mq[i].q.val() {
+                self.q_mark_s.next = self.depth[i].q.val();
+            }
+        }
+        self.q_mark.next = bit_cast::<D, S>(self.q_mark_s.val());
+        self.ge_kmin.next = self.q_mark.val() >= self.c_kmin.q.val();
+        self.ge_kmax.next = self.q_mark.val() >= self.c_kmax.q.val();
+        self.cand.next = self.admit.val() & self.c_ect.q.val();
+        if self.mark_deq.val() {
+            self.cand.next = self.c_deq_valid.q.val()
+                & ((self.c_deq_ecn.q.val() == 1) | (self.c_deq_ecn.q.val() == 2));
+        }
+        // Flags: [0] enqueue valid, [2:1] its action, [4:3] its ECN out,
+        // [5] the markable event is ECT (and admitted), [6] q >= kmin,
+        // [7] dequeue valid, [9:8] its ECN, [10] q >= kmax.
         self.f_action.next = 0.into();
         if self.wred.val() {
             self.f_action.next = 2.into();
@@ -384,14 +693,20 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
         if self.admit.val() {
             self.f_ecn.next = self.c_ecn.q.val();
         }
-        self.flags.next = bit_cast::<8, 1>(self.c_valid.q.val().into())
-            | (bit_cast::<8, 2>(self.f_action.val()) << 1)
-            | (bit_cast::<8, 2>(self.f_ecn.val()) << 3)
-            | (bit_cast::<8, 1>((self.admit.val() & self.c_ect.q.val()).into()) << 5)
-            | (bit_cast::<8, 1>(self.ge_kmin.val().into()) << 6)
-            | (bit_cast::<8, 1>(self.ge_kmax.val().into()) << 7);
+        self.f_deq_ecn.next = 0.into();
+        if self.c_deq_valid.q.val() {
+            self.f_deq_ecn.next = self.c_deq_ecn.q.val();
+        }
+        self.flags.next = bit_cast::<11, 1>(self.c_valid.q.val().into())
+            | (bit_cast::<11, 2>(self.f_action.val()) << 1)
+            | (bit_cast::<11, 2>(self.f_ecn.val()) << 3)
+            | (bit_cast::<11, 1>(self.cand.val().into()) << 5)
+            | (bit_cast::<11, 1>(self.ge_kmin.val().into()) << 6)
+            | (bit_cast::<11, 1>(self.c_deq_valid.q.val().into()) << 7)
+            | (bit_cast::<11, 2>(self.f_deq_ecn.val()) << 8)
+            | (bit_cast::<11, 1>(self.ge_kmax.val().into()) << 10);
         self.m1_flags.d.next = self.flags.val();
-        self.m1_over.d.next = self.depth.q.val() - self.c_kmin.q.val();
+        self.m1_over.d.next = self.q_mark.val() - self.c_kmin.q.val();
         self.m1_pmax.d.next = self.c_pmax.q.val();
         self.m1_span.d.next = self.c_span.q.val();
         self.m1_u.d.next = bit_cast::<17, 16>(self.c_u.q.val());
@@ -401,66 +716,112 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
         self.rhs_mul.rst.next = self.rst.val();
         self.rhs_mul.a.next = self.m1_over.q.val();
         self.rhs_mul.b.next = self.m1_pmax.q.val();
-        self.rhs_mul.tag.next = self.m1_flags.q.val().get_bits::<7>(0);
+        self.rhs_mul.tag.next = self.m1_flags.q.val().get_bits::<10>(0);
         self.lhs_mul.clk.next = self.clk.val();
         self.lhs_mul.rst.next = self.rst.val();
         self.lhs_mul.a.next = self.m1_span.q.val();
         self.lhs_mul.b.next = self.m1_u.q.val();
-        self.lhs_mul.tag.next = self.m1_flags.q.val().get_bits::<1>(7);
+        self.lhs_mul.tag.next = self.m1_flags.q.val().get_bits::<1>(10);
 
         // ---- The decision: u * (kmax - kmin) < (q - kmin) * pmax ----------------
         // The 45-bit compare alone in its cycle; the decision in the next.
         self.d_lt.d.next = self.lhs_mul.p.val() < self.rhs_mul.p.val();
-        self.d_flags.d.next = bit_cast::<8, 7>(self.rhs_mul.tag_out.val())
-            | (bit_cast::<8, 1>(self.lhs_mul.tag_out.val()) << 7);
-        self.f_valid.next = self.d_flags.q.val().get_bit(0);
+        self.d_flags.d.next = bit_cast::<11, 10>(self.rhs_mul.tag_out.val())
+            | (bit_cast::<11, 1>(self.lhs_mul.tag_out.val()) << 10);
         self.f_ect.next = self.d_flags.q.val().get_bit(5);
         self.f_ge_kmin.next = self.d_flags.q.val().get_bit(6);
-        self.f_ge_kmax.next = self.d_flags.q.val().get_bit(7);
+        self.f_ge_kmax.next = self.d_flags.q.val().get_bit(10);
         self.mark.next =
             self.f_ect.val() & (self.f_ge_kmax.val() | (self.f_ge_kmin.val() & self.d_lt.q.val()));
-        self.o_valid.d.next = self.f_valid.val();
+        self.o_valid.d.next = self.d_flags.q.val().get_bit(0);
         self.o_action.d.next = self.d_flags.q.val().get_bits::<2>(1);
         self.o_ecn.d.next = self.d_flags.q.val().get_bits::<2>(3);
+        self.o_deq_valid.d.next = self.d_flags.q.val().get_bit(7);
+        self.o_deq_mark.d.next = false;
+        self.o_deq_ecn.d.next = self.d_flags.q.val().get_bits::<2>(8);
         if self.mark.val() {
-            self.o_action.d.next = 1.into();
-            self.o_ecn.d.next = 3.into();
+            if self.mark_deq.val() {
+                self.o_deq_mark.d.next = true;
+                self.o_deq_ecn.d.next = 3.into();
+            } else {
+                self.o_action.d.next = 1.into();
+                self.o_ecn.d.next = 3.into();
+            }
         }
 
         // ---- Synchronous reset ---------------------------------------------
         if self.rst.val() {
-            self.kmin.d.next = self.reset_kmin.val();
-            self.kmax.d.next = self.reset_kmax.val();
-            self.pmax.d.next = self.reset_pmax.val();
-            self.kdrop.d.next = self.reset_kdrop.val();
-            self.buf_max.d.next = self.reset_buf_max.val();
-            self.span.d.next = self.reset_span.val();
+            for i in 0..Q {
+                self.kmin[i].d.next = self.reset_kmin.val();
+                self.kmax[i].d.next = self.reset_kmax.val();
+                self.pmax[i].d.next = self.reset_pmax.val();
+                self.kdrop[i].d.next = self.reset_kdrop.val();
+                self.buf_max[i].d.next = self.reset_buf_max.val();
+                self.span[i].d.next = self.reset_span.val();
+                self.b_cn[i].d.next = 0.into();
+                self.c_cn[i].d.next = 0.into();
+                self.depth[i].d.next = 0.into();
+            }
             self.rng.d.next = self.reset_seed.val();
-            // The stages before the loop become bubbles: no enqueue, no
+            // The stages before the loops become bubbles: no enqueue, no
             // dequeue (`cn = 0`). Their other fields are used only with an
-            // enqueue, and the loop's test bits are recomputed every cycle
-            // before the first enqueue after reset reaches it.
+            // event, and the loops' test bits are recomputed every cycle
+            // before the first enqueue after reset reaches them.
             self.a_valid.d.next = false;
-            self.a_cn.d.next = 0.into();
+            for i in 0..Q {
+                self.a_eq[i].d.next = false;
+                self.a_dq[i].d.next = false;
+                self.b_eq[i].d.next = false;
+                self.c_eq[i].d.next = false;
+            }
+            self.a_deq_valid.d.next = false;
             self.b_valid.d.next = false;
-            self.b_cn.d.next = 0.into();
+            self.b_deq_valid.d.next = false;
             self.c_valid.d.next = false;
-            self.c_cn.d.next = 0.into();
-            self.depth.d.next = 0.into();
-            self.underflow.d.next = false;
+            self.c_deq_valid.d.next = false;
+            for i in 0..Q {
+                self.underflow[i].d.next = false;
+            }
             self.m1_flags.d.next = 0.into();
             self.d_flags.d.next = 0.into();
             self.o_valid.d.next = false;
             self.o_action.d.next = 0.into();
             self.o_ecn.d.next = 0.into();
+            self.o_deq_valid.d.next = false;
+            self.o_deq_mark.d.next = false;
+            self.o_deq_ecn.d.next = 0.into();
         }
 
         // ---- Outputs ---------------------------------------------------------
+        self.q_show.next = 0.into();
+        for i in 0..Q {
+            if self.c_dsel[i].q.val() {
+                self.q_show.next = self.depth[i].q.val();
+            }
+        }
         self.m_dec_valid.next = self.o_valid.q.val();
         self.m_dec_action.next = self.o_action.q.val();
         self.m_dec_ecn.next = self.o_ecn.q.val();
-        self.q_depth.next = self.depth.q.val();
-        self.err_underflow.next = self.underflow.q.val();
+        self.m_deq_valid.next = self.o_deq_valid.q.val();
+        self.m_deq_mark.next = self.o_deq_mark.q.val();
+        self.m_deq_ecn.next = self.o_deq_ecn.q.val();
+        self.q_depth.next = bit_cast::<D, S>(self.q_show.val());
+        for i in 0..MAX_QUEUES {
+            self.uf_part[i].next = 0.into();
+        }
+        for i in 0..Q {
+            if self.underflow[i].q.val() {
+                self.uf_part[i].next = self.oh[i].val();
+            }
+        }
+        self.err_underflow.next = self.uf_part[0].val()
+            | self.uf_part[1].val()
+            | self.uf_part[2].val()
+            | self.uf_part[3].val()
+            | self.uf_part[4].val()
+            | self.uf_part[5].val()
+            | self.uf_part[6].val()
+            | self.uf_part[7].val();
     }
 }
 
@@ -470,8 +831,8 @@ impl<const D: usize, const L: usize, const S: usize> Logic for Cp<D, L, S> {
 pub fn raw_verilog(config: &CpConfig) -> Result<String, ParamError> {
     config.validate()?;
     macro_rules! make {
-        ($d:literal, $l:literal) => {{
-            let mut b = Cp::<$d, $l, { $d + 3 }>::new(config);
+        ($d:literal, $l:literal, $q:literal, $qb:literal) => {{
+            let mut b = Cp::<$d, $l, { $d + 3 }, $q, $qb>::new(config);
             b.connect_all();
             generate_verilog(&b)
         }};
@@ -486,6 +847,8 @@ pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
     let params = [
         ("depth_bits", config.shape.depth_bits.to_string()),
         ("len_bits", config.shape.len_bits.to_string()),
+        ("queues", config.shape.queues.to_string()),
+        ("mark_at", config.shape.mark_at.name().to_string()),
         ("reset.kmin", r.kmin.to_string()),
         ("reset.kmax", r.kmax.to_string()),
         (
@@ -519,8 +882,8 @@ pub fn verilog(config: &CpConfig) -> Result<String, ParamError> {
 pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut>>, ParamError> {
     config.validate()?;
     macro_rules! make {
-        ($d:literal, $l:literal) => {{
-            let mut b = Cp::<$d, $l, { $d + 3 }>::new(config);
+        ($d:literal, $l:literal, $q:literal, $qb:literal) => {{
+            let mut b = Cp::<$d, $l, { $d + 3 }, $q, $qb>::new(config);
             b.connect_all();
             Box::new(CpSim(b)) as Box<dyn crate::sim::CycleSim<CpIn, CpOut>>
         }};
@@ -528,10 +891,12 @@ pub fn sim(config: &CpConfig) -> Result<Box<dyn crate::sim::CycleSim<CpIn, CpOut
     Ok(crate::dispatch_cp_shape!(config.shape, make))
 }
 
-struct CpSim<const D: usize, const L: usize, const S: usize>(Cp<D, L, S>);
+struct CpSim<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: usize>(
+    Cp<D, L, S, Q, QB>,
+);
 
-impl<const D: usize, const L: usize, const S: usize> crate::sim::CycleSim<CpIn, CpOut>
-    for CpSim<D, L, S>
+impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: usize>
+    crate::sim::CycleSim<CpIn, CpOut> for CpSim<D, L, S, Q, QB>
 {
     fn cycle(&mut self, i: &CpIn) -> CpOut {
         let b = &mut self.0;
@@ -540,9 +905,14 @@ impl<const D: usize, const L: usize, const S: usize> crate::sim::CycleSim<CpIn, 
         b.s_enq_valid.next = i.enq_valid;
         b.s_enq_len.next = (i.enq_len as u64).to_bits();
         b.s_enq_ecn.next = (i.enq_ecn as u64).to_bits();
+        b.s_enq_queue.next = (i.enq_queue as u64).to_bits();
         b.s_deq_valid.next = i.deq_valid;
         b.s_deq_len.next = (i.deq_len as u64).to_bits();
+        b.s_deq_ecn.next = (i.deq_ecn as u64).to_bits();
+        b.s_deq_queue.next = (i.deq_queue as u64).to_bits();
         b.s_cfg_valid.next = i.cfg_valid;
+        b.s_cfg_queue.next = (i.cfg_queue as u64).to_bits();
+        b.depth_sel.next = (i.depth_sel as u64).to_bits();
         b.s_cfg_kmin.next = (i.cfg.kmin as u64).to_bits();
         b.s_cfg_kmax.next = (i.cfg.kmax as u64).to_bits();
         b.s_cfg_pmax.next = (i.cfg.pmax as u64).to_bits();
@@ -557,8 +927,11 @@ impl<const D: usize, const L: usize, const S: usize> crate::sim::CycleSim<CpIn, 
             dec_valid: b.m_dec_valid.val(),
             dec_action: b.m_dec_action.val().to_u8(),
             dec_ecn: b.m_dec_ecn.val().to_u8(),
+            deq_valid: b.m_deq_valid.val(),
+            deq_mark: b.m_deq_mark.val(),
+            deq_ecn: b.m_deq_ecn.val().to_u8(),
             depth: b.q_depth.val().to_u32(),
-            underflow: b.err_underflow.val(),
+            underflow: b.err_underflow.val().to_u8(),
         };
         b.clk.next = Clock { clk: true };
         assert!(
@@ -572,15 +945,15 @@ impl<const D: usize, const L: usize, const S: usize> crate::sim::CycleSim<CpIn, 
 /// The ports of CP for a validated configuration, read from the struct.
 pub fn ports(config: &CpConfig) -> Vec<crate::ports::HdlPort> {
     macro_rules! make {
-        ($d:literal, $l:literal) => {{
-            crate::ports::ports_of(&Cp::<$d, $l, { $d + 3 }>::new(config))
+        ($d:literal, $l:literal, $q:literal, $qb:literal) => {{
+            crate::ports::ports_of(&Cp::<$d, $l, { $d + 3 }, $q, $qb>::new(config))
         }};
     }
     crate::dispatch_cp_shape!(config.shape, make)
 }
 
-/// Expands `$make!(D, L)` for the run-time shape `$shape`, over every
-/// (depth_bits, len_bits) pair of the menu in `ccrtl_golden::cp_shape_menu!`
+/// Expands `$make!(D, L, Q, QB)` for the run-time shape `$shape`, over every
+/// (depth_bits, len_bits, queues) of the menu in `ccrtl_golden::cp_shape_menu!`
 /// (the one place the menu is written). The shape must be validated.
 #[macro_export]
 macro_rules! dispatch_cp_shape {
@@ -593,10 +966,10 @@ macro_rules! dispatch_cp_shape {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! cp_dispatch_depth {
-    (($shape:expr, $make:ident) ; [$($d:literal),*] ; $lens:tt) => {{
+    (($shape:expr, $make:ident) ; [$($d:literal),*] ; $lens:tt ; $queues:tt) => {{
         let shape = $shape;
         match shape.depth_bits {
-            $($d => $crate::cp_dispatch_len!(shape, $make, $d, $lens),)*
+            $($d => $crate::cp_dispatch_len!(shape, $make, $d, $lens, $queues),)*
             d => unreachable!("depth_bits {d} passed validation but has no instance"),
         }
     }};
@@ -606,10 +979,22 @@ macro_rules! cp_dispatch_depth {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! cp_dispatch_len {
-    ($shape:ident, $make:ident, $d:literal, [$($l:literal),*]) => {
+    ($shape:ident, $make:ident, $d:literal, [$($l:literal),*], $queues:tt) => {
         match $shape.len_bits {
-            $($l => $make!($d, $l),)*
+            $($l => $crate::cp_dispatch_queues!($shape, $make, $d, $l, $queues),)*
             l => unreachable!("len_bits {l} passed validation but has no instance"),
+        }
+    };
+}
+
+/// One match arm per queue count of the menu (used by `dispatch_cp_shape!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cp_dispatch_queues {
+    ($shape:ident, $make:ident, $d:literal, $l:literal, [$(($q:literal, $qb:literal)),*]) => {
+        match $shape.queues {
+            $($q => $make!($d, $l, $q, $qb),)*
+            q => unreachable!("queues {q} passed validation but has no instance"),
         }
     };
 }

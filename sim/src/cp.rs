@@ -24,8 +24,8 @@
 //! machinery, not here.
 
 use ccrtl_golden::cp::{
-    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, PMAX_BITS, PMAX_ONE,
-    SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS,
+    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, MarkAt, PMAX_BITS,
+    PMAX_ONE, SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS, SUPPORTED_QUEUES,
 };
 
 use crate::block::{Block, Coverage, Stimulus};
@@ -56,15 +56,20 @@ impl Block for CpBlock {
         v[1] = i.enq_valid as u128;
         v[2] = i.enq_len as u128;
         v[3] = i.enq_ecn as u128;
-        v[4] = i.deq_valid as u128;
-        v[5] = i.deq_len as u128;
-        v[6] = i.cfg_valid as u128;
-        v[7] = i.cfg.kmin as u128;
-        v[8] = i.cfg.kmax as u128;
-        v[9] = i.cfg.pmax as u128;
-        v[10] = i.cfg.kdrop as u128;
-        v[11] = i.cfg.buf_max as u128;
-        v[12] = i.cfg.seed as u128;
+        v[4] = i.enq_queue as u128;
+        v[5] = i.deq_valid as u128;
+        v[6] = i.deq_len as u128;
+        v[7] = i.deq_ecn as u128;
+        v[8] = i.deq_queue as u128;
+        v[9] = i.cfg_valid as u128;
+        v[10] = i.cfg_queue as u128;
+        v[11] = i.cfg.kmin as u128;
+        v[12] = i.cfg.kmax as u128;
+        v[13] = i.cfg.pmax as u128;
+        v[14] = i.cfg.kdrop as u128;
+        v[15] = i.cfg.buf_max as u128;
+        v[16] = i.cfg.seed as u128;
+        v[17] = i.depth_sel as u128;
     }
 
     #[inline]
@@ -75,17 +80,22 @@ impl Block for CpBlock {
             enq_valid: v[1] != 0,
             enq_len: v[2] as u32,
             enq_ecn: v[3] as u8,
-            deq_valid: v[4] != 0,
-            deq_len: v[5] as u32,
-            cfg_valid: v[6] != 0,
+            enq_queue: v[4] as u8,
+            deq_valid: v[5] != 0,
+            deq_len: v[6] as u32,
+            deq_ecn: v[7] as u8,
+            deq_queue: v[8] as u8,
+            cfg_valid: v[9] != 0,
+            cfg_queue: v[10] as u8,
             cfg: CpParamsPort {
-                kmin: v[7] as u32,
-                kmax: v[8] as u32,
-                pmax: v[9] as u32,
-                kdrop: v[10] as u32,
-                buf_max: v[11] as u32,
-                seed: v[12] as u32,
+                kmin: v[11] as u32,
+                kmax: v[12] as u32,
+                pmax: v[13] as u32,
+                kdrop: v[14] as u32,
+                buf_max: v[15] as u32,
+                seed: v[16] as u32,
             },
+            depth_sel: v[17] as u8,
         }
     }
 
@@ -94,8 +104,11 @@ impl Block for CpBlock {
         v[0] = o.dec_valid as u128;
         v[1] = o.dec_action as u128;
         v[2] = o.dec_ecn as u128;
-        v[3] = o.depth as u128;
-        v[4] = o.underflow as u128;
+        v[3] = o.deq_valid as u128;
+        v[4] = o.deq_mark as u128;
+        v[5] = o.deq_ecn as u128;
+        v[6] = o.depth as u128;
+        v[7] = o.underflow as u128;
     }
 
     fn golden(c: &CpConfig) -> Cp {
@@ -124,18 +137,29 @@ impl Block for CpBlock {
     }
 
     fn menu() -> Vec<CpConfig> {
+        // Every (depth, length, queues) of the menu; where marking happens
+        // alternates, so that both places meet every width and queue count.
         let mut v = vec![];
         for &depth_bits in SUPPORTED_DEPTH_BITS {
             for &len_bits in SUPPORTED_LEN_BITS {
-                let shape = CpShape {
-                    depth_bits,
-                    len_bits,
-                };
-                if shape.validate().is_ok() {
-                    v.push(CpConfig {
-                        shape,
-                        reset: CpParams::reset_for(&shape),
-                    });
+                for &queues in SUPPORTED_QUEUES {
+                    let mark_at = if v.len() % 2 == 0 {
+                        MarkAt::Enqueue
+                    } else {
+                        MarkAt::Dequeue
+                    };
+                    let shape = CpShape {
+                        depth_bits,
+                        len_bits,
+                        queues,
+                        mark_at,
+                    };
+                    if shape.validate().is_ok() {
+                        v.push(CpConfig {
+                            shape,
+                            reset: CpParams::reset_for(&shape),
+                        });
+                    }
                 }
             }
         }
@@ -152,8 +176,17 @@ impl Block for CpBlock {
     fn describe(c: &CpConfig) -> String {
         let p = &c.reset;
         format!(
-            "depth_bits={} len_bits={} reset: kmin={} kmax={} pmax={} kdrop={} buf_max={} seed={:#x}",
-            c.shape.depth_bits, c.shape.len_bits, p.kmin, p.kmax, p.pmax, p.kdrop, p.buf_max, p.seed
+            "depth_bits={} len_bits={} queues={} mark_at={} reset: kmin={} kmax={} pmax={} kdrop={} buf_max={} seed={:#x}",
+            c.shape.depth_bits,
+            c.shape.len_bits,
+            c.shape.queues,
+            c.shape.mark_at.name(),
+            p.kmin,
+            p.kmax,
+            p.pmax,
+            p.kdrop,
+            p.buf_max,
+            p.seed
         )
     }
 
@@ -161,10 +194,27 @@ impl Block for CpBlock {
         COVER
     }
 
+    fn coverage_applies(c: &CpConfig) -> Vec<bool> {
+        let many = c.shape.queues > 1;
+        let deq = c.shape.mark_at == MarkAt::Dequeue;
+        (0..COVER.len())
+            .map(|k| match k {
+                Q_SWITCH | Q_ENQ_DEQ_APART | Q_LOAD_OTHER | Q_WRED_NOT_0 | Q_UNDERFLOW_NOT_0 => {
+                    many
+                }
+                Q_IGNORED_BITS => !many,
+                DQ_AT_KMIN..=DQ_PASS_NOT_ECT => deq,
+                _ => true,
+            })
+            .collect()
+    }
+
     #[inline]
     fn cover(g: &Cp, prev: &CpIn, i: &CpIn, cov: &mut Coverage) {
-        let q = g.depth() as u64;
-        let p = g.params();
+        let shape = &g.config().shape;
+        let qe = shape.queue_of(i.enq_queue);
+        let q = g.queue_depth(qe) as u64;
+        let p = g.queue_params(qe);
         if i.rst {
             if q > 0 {
                 cov.hit(RESET_MID_RUN);
@@ -184,23 +234,31 @@ impl Block for CpBlock {
             let len = i.enq_len as u64;
             let ect = i.enq_ecn == ecn::ECT0 || i.enq_ecn == ecn::ECT1;
             cov.hit(ECN_00 + i.enq_ecn as usize);
-            // The previous cycle's dequeue took more than the queue held:
-            // this enqueue's tests are the ones the hardware prepared for an
-            // empty queue, on the path of an admitted enqueue or not.
-            let admitted = match g.previous_action() {
-                Some(a) if a <= 1 => prev.enq_len as u64,
-                _ => 0,
-            };
-            let after_underflow = !prev.rst
-                && prev.deq_valid
-                && prev.deq_len as u64 > g.previous_depth() as u64 + admitted;
+            // The previous cycle's dequeue on this queue took more than it
+            // held: this enqueue's tests are the ones the hardware prepared
+            // for an empty queue, on the path of an admitted enqueue (of the
+            // same queue, in that cycle) or not.
+            let admitted = prev.enq_valid
+                && shape.queue_of(prev.enq_queue) == qe
+                && matches!(g.previous_action(), Some(a) if a <= 1);
+            let after_underflow = !prev.rst && g.previous_underflows() >> qe & 1 == 1;
             if after_underflow {
-                let k = if admitted > 0 { 2 } else { 0 };
+                let k = if admitted { 2 } else { 0 };
                 if i.enq_ecn == ecn::NOT_ECT && p.kdrop == 0 {
                     cov.hit(UF_THEN_WRED + k);
                 } else if len > p.buf_max as u64 {
                     cov.hit(UF_THEN_TAIL + k);
                 }
+            }
+            if !prev.rst && prev.enq_valid {
+                if shape.queue_of(prev.enq_queue) == qe {
+                    cov.hit(Q_BACK_TO_BACK);
+                } else {
+                    cov.hit(Q_SWITCH);
+                }
+            }
+            if i.enq_queue as u32 >= shape.queues {
+                cov.hit(Q_IGNORED_BITS);
             }
             let wred = i.enq_ecn == ecn::NOT_ECT && q >= p.kdrop as u64;
             if ect && q == p.kmin as u64 {
@@ -229,6 +287,9 @@ impl Block for CpBlock {
             }
             if wred {
                 cov.hit(WRED_DROP);
+                if qe != 0 {
+                    cov.hit(Q_WRED_NOT_0);
+                }
             } else if q + len > p.buf_max as u64 {
                 cov.hit(TAIL_DROP);
             } else if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
@@ -256,14 +317,55 @@ impl Block for CpBlock {
             }
             if i.deq_valid {
                 cov.hit(ENQ_AND_DEQ);
+                if shape.queue_of(i.deq_queue) != qe {
+                    cov.hit(Q_ENQ_DEQ_APART);
+                }
             }
         }
         if i.deq_valid {
+            let qd = shape.queue_of(i.deq_queue);
+            let q = g.queue_depth(qd) as u64;
+            let same = i.enq_valid && qe == qd;
             if i.deq_len as u64 == q {
                 cov.hit(DEQ_EMPTIES);
             }
-            if i.deq_len as u64 > q + if i.enq_valid { i.enq_len as u64 } else { 0 } {
+            if i.deq_len as u64 > q + if same { i.enq_len as u64 } else { 0 } {
                 cov.hit(UNDERFLOW);
+                if qd != 0 {
+                    cov.hit(Q_UNDERFLOW_NOT_0);
+                }
+            }
+            if shape.mark_at == MarkAt::Dequeue {
+                let p = g.queue_params(qd);
+                let ect = i.deq_ecn == ecn::ECT0 || i.deq_ecn == ecn::ECT1;
+                if ect && q == p.kmin as u64 {
+                    cov.hit(DQ_AT_KMIN);
+                }
+                if ect && q + 1 == p.kmin as u64 {
+                    cov.hit(DQ_BELOW_KMIN);
+                }
+                if ect && q == p.kmax as u64 {
+                    cov.hit(DQ_AT_KMAX);
+                }
+                if ect && q + 1 == p.kmax as u64 {
+                    cov.hit(DQ_BELOW_KMAX);
+                }
+                if ect && q >= p.kmin as u64 && q < p.kmax as u64 {
+                    cov.hit(DQ_RAMP);
+                    let span = (p.kmax - p.kmin) as u64;
+                    if g.draw() as u64 * span == (q - p.kmin as u64) * p.pmax as u64 {
+                        cov.hit(DQ_RAMP_BOUNDARY);
+                    }
+                }
+                if same && i.enq_ecn != ecn::NOT_ECT && ect {
+                    cov.hit(DQ_WITH_ENQ_SAME_QUEUE);
+                }
+                if i.deq_ecn == ecn::CE {
+                    cov.hit(DQ_PASS_CE);
+                }
+                if i.deq_ecn == ecn::NOT_ECT && q >= p.kmax as u64 {
+                    cov.hit(DQ_PASS_NOT_ECT);
+                }
             }
         }
         if i.cfg_valid {
@@ -287,6 +389,9 @@ impl Block for CpBlock {
             }
             if prev.cfg_valid && !prev.rst {
                 cov.hit(CFG_BACK_TO_BACK);
+            }
+            if i.enq_valid && shape.queue_of(i.cfg_queue) != qe {
+                cov.hit(Q_LOAD_OTHER);
             }
             let loaded = CpParams {
                 kmin: i.cfg.kmin,
@@ -344,6 +449,22 @@ const COVER: &[&str] = &[
     "tail drop (len > buf_max) on the queue an underflow just emptied",
     "WRED drop (kdrop = 0) after an underflow in the cycle of an admitted enqueue",
     "tail drop (len > buf_max) after an underflow in the cycle of an admitted enqueue",
+    "enqueues to the same queue in consecutive cycles",
+    "enqueue to another queue than the previous cycle's enqueue",
+    "enqueue and dequeue on different queues in one cycle",
+    "load of another queue's profile in the cycle of an enqueue",
+    "WRED drop on a queue other than queue 0",
+    "underflow on a queue other than queue 0",
+    "enqueue whose queue index has ignored bits set (one queue)",
+    "dequeue ECT at q == kmin (marking at dequeue)",
+    "dequeue ECT at q == kmin - 1 (marking at dequeue)",
+    "dequeue ECT at q == kmax (marking at dequeue)",
+    "dequeue ECT at q == kmax - 1 (marking at dequeue)",
+    "dequeue ECT on the marking ramp",
+    "dequeue ECT draw exactly on the marking boundary",
+    "ECT dequeue with an ECN-capable enqueue on its queue in the same cycle",
+    "CE dequeue (passes unchanged)",
+    "not-ECT dequeue at q >= kmax (passes unchanged)",
 ];
 const AT_KMIN: usize = 0;
 const BELOW_KMIN: usize = 1;
@@ -380,6 +501,22 @@ const SEED_HALF_ZERO: usize = 34;
 const LOAD_WITH_RAMP_ENQ: usize = 35;
 const UF_THEN_WRED: usize = 36;
 const UF_THEN_TAIL: usize = 37;
+const Q_BACK_TO_BACK: usize = 40;
+const Q_SWITCH: usize = 41;
+const Q_ENQ_DEQ_APART: usize = 42;
+const Q_LOAD_OTHER: usize = 43;
+const Q_WRED_NOT_0: usize = 44;
+const Q_UNDERFLOW_NOT_0: usize = 45;
+const Q_IGNORED_BITS: usize = 46;
+const DQ_AT_KMIN: usize = 47;
+const DQ_BELOW_KMIN: usize = 48;
+const DQ_AT_KMAX: usize = 49;
+const DQ_BELOW_KMAX: usize = 50;
+const DQ_RAMP: usize = 51;
+const DQ_RAMP_BOUNDARY: usize = 52;
+const DQ_WITH_ENQ_SAME_QUEUE: usize = 53;
+const DQ_PASS_CE: usize = 54;
+const DQ_PASS_NOT_ECT: usize = 55;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -417,6 +554,11 @@ pub struct CpStimulus {
     probe_in: u32,
     /// The previous cycle underflowed on purpose: enqueue now.
     probe_enqueue: bool,
+    /// The queue the aimed traffic, the loads and most events go to (it
+    /// changes with the phase).
+    focus: usize,
+    /// The ECT dequeues are marked (`mark_at = "dequeue"`): aim them too.
+    mark_deq: bool,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -436,22 +578,37 @@ impl Stimulus<CpBlock> for CpStimulus {
             deep_count: 0,
             probe_in: 1000,
             probe_enqueue: false,
+            focus: 0,
+            mark_deq: config.shape.mark_at == MarkAt::Dequeue,
         }
     }
 
     #[inline]
     fn next_into(&mut self, g: &Cp, i: &mut CpIn) {
+        self.fill(g, i);
+        self.queues(g, i);
+    }
+}
+
+impl CpStimulus {
+    /// The events of the next cycle as if the focus queue were the only
+    /// one ([`Self::queues`] then spreads them).
+    #[inline]
+    fn fill(&mut self, g: &Cp, i: &mut CpIn) {
         let c = self.cycle;
         self.cycle += 1;
         let r = &mut self.rng;
-        let q = g.depth();
-        let p = g.params();
+        let q = g.queue_depth(self.focus);
+        let p = g.queue_params(self.focus);
         let len_max = self.shape.len_max();
         if std::mem::take(&mut self.aimed_enqueue) {
             // The draw of this cycle was set by last cycle's seed.
             i.enq_valid = true;
             i.enq_ecn = r.pick(&[ecn::ECT0, ecn::ECT1]);
             i.enq_len = r.upto(len_max);
+            if self.mark_deq {
+                self.aimed_dequeue(q, i);
+            }
             return;
         }
         // The registers have no power-up value: reset first, then now and
@@ -499,6 +656,9 @@ impl Stimulus<CpBlock> for CpStimulus {
             } else {
                 self.rng.pick(&[ecn::ECT0, ecn::ECT1])
             };
+            if self.mark_deq && !at_kdrop {
+                self.aimed_dequeue(q, i);
+            }
             return;
         }
         // On the ramp, now and then an ECT enqueue in the same cycle as a
@@ -541,6 +701,10 @@ impl Stimulus<CpBlock> for CpStimulus {
                 ]),
             };
             self.phase_left = r.range(8, 3000);
+            // A new phase, often on another queue (not while climbing).
+            if self.phase != Phase::Hover && r.chance(128) {
+                self.focus = r.upto(self.shape.queues - 1) as usize;
+            }
         }
         self.phase_left -= 1;
         self.cfg_in -= 1;
@@ -589,6 +753,58 @@ impl Stimulus<CpBlock> for CpStimulus {
 }
 
 impl CpStimulus {
+    /// An ECT dequeue from the focus queue (marking at dequeue: its
+    /// decision is taken on the depth `q` the aimed enqueue also sees), of
+    /// at most `q` bytes.
+    fn aimed_dequeue(&mut self, q: u32, i: &mut CpIn) {
+        let r = &mut self.rng;
+        i.deq_valid = true;
+        i.deq_ecn = r.pick(&[ecn::ECT0, ecn::ECT1]);
+        i.deq_len = r.upto(q.min(self.shape.len_max()).min(64));
+    }
+
+    /// Queue indices for the cycle's events, filled by [`Self::fill`] for
+    /// the focus queue: most events stay on it (back-to-back events on one
+    /// queue), one enqueue in eight, one dequeue in four and one load in
+    /// eight go to a random queue (a dequeue there mostly within its
+    /// depth), `depth_sel` names any queue. Index bits above log2(Q) (one
+    /// queue: the whole index) are random. The dequeue's ECN is random.
+    #[inline]
+    fn queues(&mut self, g: &Cp, i: &mut CpIn) {
+        let n = self.shape.queues;
+        let r = &mut self.rng;
+        let mut b = Bits::new(r);
+        let span = 1u32 << self.shape.queue_bits();
+        // An index naming queue `k`, with random ignored bits.
+        let index = |b: &mut Bits, k: usize| -> u8 {
+            (k as u32 + n * (b.take(3) as u32 % (span / n))) as u8
+        };
+        let f = self.focus;
+        let other = |b: &mut Bits| (b.take(3) as u32 % n) as usize;
+        let qe = if n > 1 && b.chance(32) { other(&mut b) } else { f };
+        i.enq_queue = index(&mut b, qe);
+        let qd = if n > 1 && b.chance(64) {
+            let k = other(&mut b);
+            if k != f && i.deq_valid && b.take(6) != 0 {
+                i.deq_len = i.deq_len.min(g.queue_depth(k));
+            }
+            k
+        } else {
+            f
+        };
+        i.deq_queue = index(&mut b, qd);
+        if i.deq_valid && !self.mark_deq {
+            i.deq_ecn = b.take(2) as u8;
+        } else if i.deq_valid && i.deq_ecn == 0 {
+            // (Aimed dequeues set their ECN; others get a random one.)
+            i.deq_ecn = b.take(2) as u8;
+        }
+        let qc = if n > 1 && b.chance(32) { other(&mut b) } else { f };
+        i.cfg_queue = index(&mut b, qc);
+        let qs = if b.chance(128) { f } else { other(&mut b) };
+        i.depth_sel = index(&mut b, qs);
+    }
+
     /// A dequeue longer than the queue, alone or with a load that makes the
     /// buffer small and `kdrop` zero or not; the next cycle enqueues
     /// ([`Self::probe_enqueue`]). After an underflow the hardware takes the
@@ -972,7 +1188,8 @@ pub fn random_params(r: &mut Rng, shape: &CpShape) -> CpParams {
 
 // ---- the params file ---------------------------------------------------------
 
-/// CP's table: `[cp]` with `depth_bits`, `len_bits` and `[cp.reset]`.
+/// CP's table: `[cp]` with `depth_bits`, `len_bits`, `queues`, `mark_at`
+/// and `[cp.reset]`.
 #[derive(Debug, Default, Deserialize)]
 struct CpFile {
     cp: Option<CpTable>,
@@ -983,6 +1200,8 @@ struct CpFile {
 struct CpTable {
     depth_bits: Option<u32>,
     len_bits: Option<u32>,
+    queues: Option<u32>,
+    mark_at: Option<String>,
     reset: Option<CpReset>,
 }
 
@@ -1005,13 +1224,24 @@ pub fn parse_config(text: &str, path: &str) -> Result<CpConfig, ParamsError> {
     })?;
     let t = file.cp.unwrap_or_default();
     let defaults = CpShape::default();
-    let shape = CpShape {
-        depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
-        len_bits: t.len_bits.unwrap_or(defaults.len_bits),
-    };
     let perr = |error| ParamsError::Param {
         path: path.to_string(),
         error,
+    };
+    let mark_at = match t.mark_at.as_deref() {
+        None => defaults.mark_at,
+        Some(name) => MarkAt::from_name(name).ok_or_else(|| {
+            perr(ccrtl_golden::ParamError::new(
+                "mark_at",
+                format!("\"{name}\" is not a place to mark; choose \"enqueue\" or \"dequeue\""),
+            ))
+        })?,
+    };
+    let shape = CpShape {
+        depth_bits: t.depth_bits.unwrap_or(defaults.depth_bits),
+        len_bits: t.len_bits.unwrap_or(defaults.len_bits),
+        queues: t.queues.unwrap_or(defaults.queues),
+        mark_at,
     };
     shape.validate().map_err(perr)?;
     let base = CpParams::reset_for(&shape);

@@ -319,7 +319,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     let mut pool_offset = 0usize;
 
     let mut golden = B::golden(config);
-    let mut cov = Coverage::new(B::coverage_points());
+    let mut cov = Coverage::new(B::coverage_points(), B::coverage_applies(config));
     let mut in_values = vec![0u128; ins.len()];
     let mut out_values = vec![0u128; outs.len()];
     let mut act_values = vec![0u128; outs.len()];
