@@ -54,7 +54,7 @@
 //! - One enqueue and one dequeue per cycle (II = 1), to any queues,
 //!   including the same queue in back-to-back cycles. A decision leaves
 //!   [`LATENCY`] cycles after its event: an enqueue (or dequeue) presented
-//!   in cycle `n` has its decision on the outputs during cycle `n + 11`.
+//!   in cycle `n` has its decision on the outputs during cycle `n + 12`.
 //! - An enqueue or a dequeue in cycle `n` sees the depth of its queue after
 //!   every event of cycles before `n`. An enqueue and a dequeue in the same
 //!   cycle on the same queue are applied enqueue first, and the dequeue
@@ -90,7 +90,7 @@ use crate::error::ParamError;
 use crate::xorshift;
 
 /// Cycles from an enqueue to its decision on the outputs.
-pub const LATENCY: usize = 11;
+pub const LATENCY: usize = 12;
 /// Cycles by which the `depth` and `underflow` outputs lag the depth that
 /// enqueues see.
 pub const DEPTH_LAG: usize = 3;

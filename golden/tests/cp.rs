@@ -19,7 +19,7 @@
 //! Conventions of this file: "cycle n" is the n-th call of `Cp::step`; the
 //! value returned by `step` is the set of outputs seen *during* that cycle,
 //! before its clock edge. A decision for an enqueue passed in cycle `n` is
-//! therefore read from the value returned in cycle `n + 11`. The `depth` and
+//! therefore read from the value returned in cycle `n + 12`. The `depth` and
 //! `underflow` outputs returned in cycle `n` are those the enqueue of cycle
 //! `n - 3` saw (the state at the start of cycle `n - 3`); the depth the next
 //! enqueue sees, without that lag, is `Cp::depth()` between two cycles.
@@ -33,8 +33,8 @@ use ccrtl_golden::cp::{
 // Helpers
 // ---------------------------------------------------------------------------
 
-/// The decision delay required by the interface contract: 11 cycles.
-const DELAY: usize = 11;
+/// The decision delay required by the interface contract: 12 cycles.
+const DELAY: usize = 12;
 /// The lag of the `depth` and `underflow` outputs required by the interface
 /// contract: 3 cycles.
 const LAG: usize = 3;
@@ -479,18 +479,18 @@ fn outputs_are_zero_when_dec_valid_is_low() {
 // ---------------------------------------------------------------------------
 
 #[test]
-fn latency_is_eleven_cycles_and_depth_lag_is_three_cycles() {
-    // The contract: a decision leaves 11 cycles after its enqueue, and the
+fn latency_is_twelve_cycles_and_depth_lag_is_three_cycles() {
+    // The contract: a decision leaves 12 cycles after its enqueue, and the
     // depth and underflow outputs lag the depth enqueues see by 3 cycles.
-    assert_eq!(LATENCY, 11);
+    assert_eq!(LATENCY, 12);
     assert_eq!(DEPTH_LAG, 3);
 }
 
 #[test]
-fn decision_appears_exactly_eleven_cycles_after_its_enqueue() {
+fn decision_appears_exactly_twelve_cycles_after_its_enqueue() {
     // A distinctive decision (a mark: q = 0 >= kmax = 0) presented in cycle 5
-    // is on the outputs in cycle 5 + 11 = 16 and in no other cycle (in
-    // particular not in cycle 15 or 17).
+    // is on the outputs in cycle 5 + 12 = 17 and in no other cycle (in
+    // particular not in cycle 16 or 18).
     let p = params(0, 0, PMAX_ONE, 60_000, 60_000, 1);
     let mut cp = model(SMALL, p);
     let mut outs = Vec::new();
@@ -503,8 +503,8 @@ fn decision_appears_exactly_eleven_cycles_after_its_enqueue() {
         }
     }
     for (n, out) in outs.iter().enumerate() {
-        if n == 16 {
-            assert_decision(*out, MARK, ecn::CE, "cycle n + 11");
+        if n == 17 {
+            assert_decision(*out, MARK, ecn::CE, "cycle n + 12");
         } else {
             assert_no_decision(*out, &format!("cycle {n}"));
         }
@@ -806,16 +806,16 @@ fn rst_restores_reset_parameters_and_empties_queue_and_pipeline() {
     cp.step(&deq(4095));
     cp.step(&deq(4095)); // 5000 - 8190 < 0: underflow, depth 0
     fill(&mut cp, 3000);
-    // Enqueues in the eleven cycles r - 11 .. r - 1 before the rst cycle r,
-    // so that cycle r shows the decision of cycle r - 11 and the other ten
-    // are in flight. With kmax = 0 and kdrop = 100 every ECT packet is
-    // marked and a not-ECT one (q >= 100) is WRED-dropped:
-    //   r - 11: ECT0 at q = 3000, mark -> 3010;
-    //   r - 10: not-ECT at q = 3010, WRED drop;
-    //   r - 9 .. r - 1: ECT0 at q = 3010, 3020, ..., 3090, marks.
+    // Enqueues in the twelve cycles r - 12 .. r - 1 before the rst cycle r,
+    // so that cycle r shows the decision of cycle r - 12 and the other
+    // eleven are in flight. With kmax = 0 and kdrop = 100 every ECT packet
+    // is marked and a not-ECT one (q >= 100) is WRED-dropped:
+    //   r - 12: ECT0 at q = 3000, mark -> 3010;
+    //   r - 11: not-ECT at q = 3010, WRED drop;
+    //   r - 10 .. r - 1: ECT0 at q = 3010, 3020, ..., 3100, marks.
     cp.step(&enq(10, ecn::ECT0));
     cp.step(&enq(10, ecn::NOT_ECT));
-    for _ in 0..9 {
+    for _ in 0..10 {
         cp.step(&enq(10, ecn::ECT0));
     }
     // rst together with an enqueue and a load: both are ignored.
@@ -826,18 +826,18 @@ fn rst_restores_reset_parameters_and_empties_queue_and_pipeline() {
         ..enq(100, ecn::ECT0)
     });
     // The outputs of the rst cycle are the normal ones: the decision of cycle
-    // r - 11, the depth the enqueue of cycle r - 3 saw (3070), the sticky
+    // r - 12, the depth the enqueue of cycle r - 3 saw (3080), the sticky
     // flag.
-    assert_decision(out, MARK, ecn::CE, "rst cycle: decision of cycle r - 11");
+    assert_decision(out, MARK, ecn::CE, "rst cycle: decision of cycle r - 12");
     assert!(
-        out.underflow != 0 && out.depth == 3070,
+        out.underflow != 0 && out.depth == 3080,
         "rst cycle shows old state"
     );
 
     assert_eq!(cp.params(), CpParamsPort::from(reset_params));
     assert_eq!(cp.depth(), 0, "queue empty after rst");
-    // Cycles r + 1 .. r + 13: the decisions of cycles r - 10 .. r - 1 (due
-    // in r + 1 .. r + 10) and of the rst cycle's enqueue (due in r + 11) are
+    // Cycles r + 1 .. r + 14: the decisions of cycles r - 11 .. r - 1 (due
+    // in r + 1 .. r + 11) and of the rst cycle's enqueue (due in r + 12) are
     // gone.
     for n in 0..DELAY + 2 {
         let out = cp.step(&idle());

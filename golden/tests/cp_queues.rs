@@ -11,7 +11,7 @@
 //!
 //! - [`RefCp`], a deliberately plain model of the contract: per-queue
 //!   vectors, a per-cycle history instead of shift registers (the outputs of
-//!   cycle `n` are read from the records of cycles `n - 11` and `n - 3`), and
+//!   cycle `n` are read from the records of cycles `n - 12` and `n - 3`), and
 //!   the marking rule in its "number of marking draws" form
 //!   `min(2^16, ceil((q - kmin) * pmax / (kmax - kmin)))` from the doc's
 //!   "Fixed-point formats" section.
@@ -27,7 +27,7 @@
 //! Conventions (as in `tests/cp.rs`): "cycle n" is the n-th call of
 //! `Cp::step`; the value returned by `step` is the outputs during that cycle.
 //! The decisions of the events of cycle `n` are on the outputs of cycle
-//! `n + 11`; the `depth`/`underflow` outputs of cycle `n` are the state at
+//! `n + 12`; the `depth`/`underflow` outputs of cycle `n` are the state at
 //! the start of cycle `n - 3` (for the queue `depth_sel` named in `n - 3`).
 
 use ccrtl_golden::cp::{
@@ -40,7 +40,7 @@ use ccrtl_golden::cp::{
 // ---------------------------------------------------------------------------
 
 /// Decision delay required by the contract.
-const DELAY: usize = 11;
+const DELAY: usize = 12;
 /// Lag of the depth and underflow outputs required by the contract.
 const LAG: usize = 3;
 /// Longest packet of the test shapes (len_bits = 12).
@@ -1350,7 +1350,7 @@ fn rst_restores_the_same_reset_profile_for_every_queue() {
         assert_eq!(b.depth(k), 0, "queue {k} empty");
     }
     assert_eq!(b.cp.underflow_bits(), 0);
-    // Nothing in flight: 11 cycles of nothing.
+    // Nothing in flight: 12 cycles of nothing.
     for c in 0..DELAY {
         let out = b.cp.step(&idle());
         assert_no_enq(out, &format!("cycle {c} after rst"));

@@ -6,29 +6,37 @@
 //! # Generation-time parameters
 //! - `D` = `depth_bits` in {16, 20, 24, 28}: width of the depth and thresholds;
 //! - `L` = `len_bits` in {12, 14, 16}: width of a packet length, `L <= D`;
+//! - `Q` = `queues` in {1, 2, 4, 8}, `QB = max(1, log2 Q)` the index width;
+//! - `mark_at` (a constant: which event the marking unit serves);
 //! - reset values of the runtime registers (`CpConfig::reset`).
 //!
-//! # Pipeline (II = 1, decision latency 11; see docs/cp.md "Pipeline")
-//! Built for 200 MHz on ECP5-85 speed 8: the depth loop holds one carry
-//! chain and one select, nothing else, and no multiplier block is used
-//! (yosys maps `*` to MULT18X18D without its registers on ECP5, about 7.5 ns
-//! from register to register).
-//! - cycle n (ports): per-event constants `ca = len - deq`, `cn = -deq`,
-//!   `t = buf_max - len` and the draw `u`, with the parameters in force;
+//! # Pipeline (II = 1, decision latency 12; see docs/cp.md "Pipeline")
+//! Built for 200 MHz on ECP5-85 speed 8: each queue's depth loop holds one
+//! carry chain and one select, nothing else, and no multiplier block is
+//! used (yosys maps `*` to MULT18X18D without its registers on ECP5, about
+//! 7.5 ns from register to register).
+//! - cycle n (ports): the queues of the events as one-hots, the profiles of
+//!   their queues (drop thresholds of the enqueue's, the ramp of the
+//!   markable event's), `len`, `-deq`, `len - deq` and the draw `u`;
 //!   registered as stage A.
-//! - n+1 (A): copied into stage B.
-//! - n+2 (B): the constants of the loop, each the difference of this
-//!   event's delta and the next event's threshold (`ca - kdrop'`,
-//!   `ca + ~t'`, ...), so that the tests of the next event are sign bits.
-//! - n+3 (C, the loop): from the depth `q` six sums in parallel (the depth
-//!   after the event if admitted or not, and the next event's WRED and
-//!   tail tests for both cases), selected late by `admit`, which comes from
-//!   two registered test bits. Underflow selects 0 and precomputed tests.
-//!   Off the loop, `q - kmin` and the compares with `kmin` and `kmax`.
-//! - n+4..n+8: the two products `(q - kmin) * pmax` and `u * (kmax - kmin)`
+//! - n+1 (A): each queue's depth change if the enqueue is admitted (`ca_i`)
+//!   and if not (`cn_i`), from the one-hots: selects only.
+//! - n+2 (B): each queue's loop constants, the difference of this event's
+//!   change and the next event's thresholds (`ca_i - kdrop'`,
+//!   `ca_i + len' + ~buf_max'`, ...), so that the tests of the next event
+//!   are sign bits.
+//! - n+3 (C, the loops): per queue, from its depth `q_i` six sums in
+//!   parallel (the depth after the event if admitted or not, and the next
+//!   event's WRED and tail tests for both cases), selected late by the
+//!   queue's own `admit`, which comes from its two registered test bits and
+//!   its one-hot bit. Underflow selects 0 and precomputed tests. Off the
+//!   loops, the decision's flags and the markable event's depth, selected
+//!   from its queue's.
+//! - n+4 (mark stage 0): `q - kmin` and the compares with `kmin`, `kmax`.
+//! - n+5..n+9: the two products `(q - kmin) * pmax` and `u * (kmax - kmin)`
 //!   in [`PipeMul`] (adder trees, one level per cycle).
-//! - n+9: their compare; n+10: the decision, into the output registers,
-//!   seen during cycle n+11.
+//! - n+10: their compare; n+11: the decisions, into the output registers,
+//!   seen during cycle n+12.
 //!
 //! Signed quantities of the loop are `S = D + 3` bits, two's complement:
 //! every sum is below `2^D + 2^(L+1) <= 3 * 2^D` in magnitude, so a sign bit
@@ -83,13 +91,13 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     /// Queue whose depth `q_depth` shows, three cycles later.
     pub depth_sel: Signal<In, Bits<QB>>,
 
-    // Enqueue decisions, eleven cycles after their enqueue.
+    // Enqueue decisions, twelve cycles after their enqueue.
     pub m_dec_valid: Signal<Out, Bit>,
     /// 0 admit, 1 admit and mark CE, 2 WRED drop, 3 tail drop; 0 when not valid.
     pub m_dec_action: Signal<Out, Bits<2>>,
     /// ECN the packet leaves with; 0 when dropped or not valid.
     pub m_dec_ecn: Signal<Out, Bits<2>>,
-    // Dequeue decisions, eleven cycles after their dequeue.
+    // Dequeue decisions, twelve cycles after their dequeue.
     pub m_deq_valid: Signal<Out, Bit>,
     /// Marked CE at departure (marking at dequeue only); 0 when not valid.
     pub m_deq_mark: Signal<Out, Bit>,
@@ -107,8 +115,11 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     kmin: Vec<DFF<Bits<D>>>,
     kmax: Vec<DFF<Bits<D>>>,
     pmax: Vec<DFF<Bits<17>>>,
-    kdrop: Vec<DFF<Bits<D>>>,
-    buf_max: Vec<DFF<Bits<D>>>,
+    /// `kdrop` and `buf_max` are held S bits wide (top three bits 0): each
+    /// queue's loop constants subtract them, and a width cast cannot take a
+    /// loop index in rust-hdl's HDL kernels.
+    kdrop: Vec<DFF<Bits<S>>>,
+    buf_max: Vec<DFF<Bits<S>>>,
     /// `kmax - kmin` (wrapping; used only on the ramp, where it is >= 1).
     span: Vec<DFF<Bits<D>>>,
     rng: DFF<Bits<32>>,
@@ -135,9 +146,14 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     a_nd: DFF<Bits<S>>,
     /// `len - deq`.
     a_lmd: DFF<Bits<S>>,
-    /// `buf_max` of the enqueue's queue: admitted iff `q <= t = buf_max - len`.
-    a_buf_max: DFF<Bits<D>>,
-    a_kdrop: DFF<Bits<D>>,
+    /// Per queue, the thresholds of an enqueue to it in this cycle: its
+    /// profile's `kdrop` and `buf_max`, and the length (0 unless the
+    /// enqueue's index names the queue). Admitted iff `q <= buf_max - len`.
+    /// One copy per queue, next to that queue's loop (one shared copy
+    /// fanned out to every loop was the critical path with Q = 8).
+    a_kd: Vec<DFF<Bits<S>>>,
+    a_bm: Vec<DFF<Bits<S>>>,
+    a_lq: Vec<DFF<Bits<S>>>,
     a_kmin: DFF<Bits<D>>,
     a_kmax: DFF<Bits<D>>,
     a_pmax: DFF<Bits<17>>,
@@ -182,9 +198,9 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     /// Next event's tail test on queue i if this one is admitted: `q + ta >= 0`.
     c_ta: Vec<DFF<Bits<S>>>,
     c_tn: Vec<DFF<Bits<S>>>,
-    /// The next event's tests on an empty queue (after an underflow).
-    c_wz: DFF<Bit>,
-    c_tz: DFF<Bit>,
+    /// The next event's tests on an empty queue i (after an underflow).
+    c_wz: Vec<DFF<Bit>>,
+    c_tz: Vec<DFF<Bit>>,
     c_kmin: DFF<Bits<D>>,
     c_kmax: DFF<Bits<D>>,
     c_pmax: DFF<Bits<17>>,
@@ -203,6 +219,16 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     ge_kdrop: Vec<DFF<Bit>>,
     /// `q_i + len > buf_max` for the event in stage C.
     tail_hit: Vec<DFF<Bit>>,
+
+    // Mark stage 0: the depth the markable event saw (selected from its
+    // queue's), the decision's flags, the ramp's parameters.
+    m0_flags: DFF<Bits<11>>,
+    m0_q: DFF<Bits<D>>,
+    m0_kmin: DFF<Bits<D>>,
+    m0_kmax: DFF<Bits<D>>,
+    m0_pmax: DFF<Bits<17>>,
+    m0_span: DFF<Bits<D>>,
+    m0_u: DFF<Bits<16>>,
 
     // Mark stage 1: compares with the ramp, `q - kmin`, the operands of
     // the two products.
@@ -235,8 +261,6 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     cfg_hit: Vec<Signal<Local, Bit>>,
     /// ... the event that can be marked is queue i's.
     mq_hit: Vec<Signal<Local, Bit>>,
-    p_kdrop: Signal<Local, Bits<D>>,
-    p_buf_max: Signal<Local, Bits<D>>,
     p_kmin: Signal<Local, Bits<D>>,
     p_kmax: Signal<Local, Bits<D>>,
     p_pmax: Signal<Local, Bits<17>>,
@@ -257,8 +281,8 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     ka: Vec<Signal<Local, Bits<S>>>,
     xn: Vec<Signal<Local, Bits<S>>>,
     kn: Vec<Signal<Local, Bits<S>>>,
-    /// `~buf_max'` of the event in stage A, S bits.
-    nbm: Signal<Local, Bits<S>>,
+    /// `~buf_max'` of queue i's copy in stage A.
+    nbm: Vec<Signal<Local, Bits<S>>>,
     wred: Signal<Local, Bit>,
     tail: Signal<Local, Bit>,
     admit: Signal<Local, Bit>,
@@ -353,6 +377,12 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             test_ta: per_queue(Q),
             test_tn: per_queue(Q),
             admit_q: per_queue(Q),
+            a_kd: per_queue(Q),
+            a_bm: per_queue(Q),
+            a_lq: per_queue(Q),
+            c_wz: per_queue(Q),
+            c_tz: per_queue(Q),
+            nbm: per_queue(Q),
             xa: per_queue(Q),
             ka: per_queue(Q),
             xn: per_queue(Q),
@@ -395,11 +425,12 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
     fn update(&mut self) {
         dff_setup!(
             self, clk, rng, a_valid, a_notect, a_ect, a_ecn,
-            a_deq_valid, a_deq_ecn, a_len, a_nd, a_lmd, a_buf_max, a_kdrop, a_kmin, a_kmax, a_pmax,
+            a_deq_valid, a_deq_ecn, a_len, a_nd, a_lmd, a_kmin, a_kmax, a_pmax,
             a_span, a_u, b_valid, b_notect, b_ect, b_ecn, b_deq_valid,
             b_deq_ecn, b_kmin, b_kmax, b_pmax, b_span, b_u, c_valid,
-            c_notect, c_ect, c_ecn, c_deq_valid, c_deq_ecn, c_wz, c_tz, c_kmin, c_kmax, c_pmax,
-            c_span, c_u, m1_flags, m1_over, m1_pmax, m1_span,
+            c_notect, c_ect, c_ecn, c_deq_valid, c_deq_ecn, c_kmin, c_kmax, c_pmax,
+            c_span, c_u, m0_flags, m0_q, m0_kmin, m0_kmax, m0_pmax, m0_span, m0_u, m1_flags,
+            m1_over, m1_pmax, m1_span,
             m1_u, d_flags, d_lt, o_valid, o_action, o_ecn, o_deq_valid, o_deq_mark, o_deq_ecn
         );
         for i in 0..Q {
@@ -421,6 +452,11 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             self.underflow[i].clock.next = self.clk.val();
             self.ge_kdrop[i].clock.next = self.clk.val();
             self.tail_hit[i].clock.next = self.clk.val();
+            self.a_kd[i].clock.next = self.clk.val();
+            self.a_bm[i].clock.next = self.clk.val();
+            self.a_lq[i].clock.next = self.clk.val();
+            self.c_wz[i].clock.next = self.clk.val();
+            self.c_tz[i].clock.next = self.clk.val();
             self.a_eq[i].clock.next = self.clk.val();
             self.a_dq[i].clock.next = self.clk.val();
             self.a_mq[i].clock.next = self.clk.val();
@@ -452,11 +488,14 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         }
 
         // ---- Ports into stage A: the events and their queues' profiles -------
+        // The lengths count only through `a_eq` and `a_dq`, which carry
+        // the valids: a dequeue's length only on its queue, an enqueue's
+        // only if it is admitted.
+        self.enq_s.next = bit_cast::<S, L>(self.s_enq_len.val());
+        self.deq_s.next = bit_cast::<S, L>(self.s_deq_len.val());
         // Queues one-hot; an index's bits above log2(Q) are ignored. The
         // drop thresholds of the enqueue's queue, the ramp of the queue of
         // the event that can be marked.
-        self.p_kdrop.next = 0.into();
-        self.p_buf_max.next = 0.into();
         self.p_kmin.next = 0.into();
         self.p_kmax.next = 0.into();
         self.p_pmax.next = 0.into();
@@ -474,9 +513,11 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.mq_hit[i].next = self.dq_hit[i].val();
             }
             self.a_mq[i].d.next = self.mq_hit[i].val();
+            self.a_kd[i].d.next = self.kdrop[i].q.val();
+            self.a_bm[i].d.next = self.buf_max[i].q.val();
+            self.a_lq[i].d.next = 0.into();
             if self.eq_hit[i].val() {
-                self.p_kdrop.next = self.kdrop[i].q.val();
-                self.p_buf_max.next = self.buf_max[i].q.val();
+                self.a_lq[i].d.next = self.enq_s.val();
             }
             if self.mq_hit[i].val() {
                 self.p_kmin.next = self.kmin[i].q.val();
@@ -485,11 +526,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.p_span.next = self.span[i].q.val();
             }
         }
-        // The lengths count only through `a_eq` and `a_dq`, which carry
-        // the valids: a dequeue's length only on its queue, an enqueue's
-        // only if it is admitted.
-        self.enq_s.next = bit_cast::<S, L>(self.s_enq_len.val());
-        self.deq_s.next = bit_cast::<S, L>(self.s_deq_len.val());
         self.a_valid.d.next = self.s_enq_valid.val();
         self.a_notect.d.next = self.s_enq_ecn.val() == 0;
         self.a_ect.d.next = (self.s_enq_ecn.val() == 1) | (self.s_enq_ecn.val() == 2);
@@ -499,8 +535,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         self.a_len.d.next = self.enq_s.val();
         self.a_nd.d.next = Bits::<S>::from(0) - self.deq_s.val();
         self.a_lmd.d.next = self.enq_s.val() - self.deq_s.val();
-        self.a_buf_max.d.next = self.p_buf_max.val();
-        self.a_kdrop.d.next = self.p_kdrop.val();
         self.a_kmin.d.next = self.p_kmin.val();
         self.a_kmax.d.next = self.p_kmax.val();
         self.a_pmax.d.next = self.p_pmax.val();
@@ -520,8 +554,8 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                     self.kmin[i].d.next = self.s_cfg_kmin.val();
                     self.kmax[i].d.next = self.s_cfg_kmax.val();
                     self.pmax[i].d.next = self.s_cfg_pmax.val();
-                    self.kdrop[i].d.next = self.s_cfg_kdrop.val();
-                    self.buf_max[i].d.next = self.s_cfg_buf_max.val();
+                    self.kdrop[i].d.next = bit_cast::<S, D>(self.s_cfg_kdrop.val());
+                    self.buf_max[i].d.next = bit_cast::<S, D>(self.s_cfg_buf_max.val());
                     self.span[i].d.next = self.s_cfg_kmax.val() - self.s_cfg_kmin.val();
                 }
             }
@@ -573,28 +607,28 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         // carry-save level (a LUT per bit) and one carry chain: `buf_max'`
         // comes from the queue's profile through a select, and a subtraction
         // after the select would not fit the port cycle.
-        self.nbm.next = !bit_cast::<S, D>(self.a_buf_max.q.val());
         for i in 0..Q {
-            self.c_wa[i].d.next = self.b_ca[i].q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
-            self.c_wn[i].d.next = self.b_cn[i].q.val() - bit_cast::<S, D>(self.a_kdrop.q.val());
-            self.xa[i].next = self.b_ca[i].q.val() ^ self.a_len.q.val() ^ self.nbm.val();
-            self.ka[i].next = ((self.b_ca[i].q.val() & self.a_len.q.val())
-                | (self.b_ca[i].q.val() & self.nbm.val())
-                | (self.a_len.q.val() & self.nbm.val()))
+            self.nbm[i].next = !self.a_bm[i].q.val();
+            self.c_wa[i].d.next = self.b_ca[i].q.val() - self.a_kd[i].q.val();
+            self.c_wn[i].d.next = self.b_cn[i].q.val() - self.a_kd[i].q.val();
+            self.xa[i].next = self.b_ca[i].q.val() ^ self.a_lq[i].q.val() ^ self.nbm[i].val();
+            self.ka[i].next = ((self.b_ca[i].q.val() & self.a_lq[i].q.val())
+                | (self.b_ca[i].q.val() & self.nbm[i].val())
+                | (self.a_lq[i].q.val() & self.nbm[i].val()))
                 << 1;
-            self.xn[i].next = self.b_cn[i].q.val() ^ self.a_len.q.val() ^ self.nbm.val();
-            self.kn[i].next = ((self.b_cn[i].q.val() & self.a_len.q.val())
-                | (self.b_cn[i].q.val() & self.nbm.val())
-                | (self.a_len.q.val() & self.nbm.val()))
+            self.xn[i].next = self.b_cn[i].q.val() ^ self.a_lq[i].q.val() ^ self.nbm[i].val();
+            self.kn[i].next = ((self.b_cn[i].q.val() & self.a_lq[i].q.val())
+                | (self.b_cn[i].q.val() & self.nbm[i].val())
+                | (self.a_lq[i].q.val() & self.nbm[i].val()))
                 << 1;
             self.c_ta[i].d.next = self.xa[i].val() + self.ka[i].val();
             self.c_tn[i].d.next = self.xn[i].val() + self.kn[i].val();
             self.c_ca[i].d.next = self.b_ca[i].q.val();
             self.c_cn[i].d.next = self.b_cn[i].q.val();
+            // On an empty queue: 0 >= kdrop', and 0 > t' (len' > buf_max').
+            self.c_wz[i].d.next = self.a_kd[i].q.val() == 0;
+            self.c_tz[i].d.next = self.a_lq[i].q.val() > self.a_bm[i].q.val();
         }
-        // On an empty queue: 0 >= kdrop', and 0 > t' (t' negative).
-        self.c_wz.d.next = self.a_kdrop.q.val() == 0;
-        self.c_tz.d.next = self.a_len.q.val() > bit_cast::<S, D>(self.a_buf_max.q.val());
         for i in 0..Q {
             self.c_eq[i].d.next = self.b_eq[i].q.val();
             self.c_mq[i].d.next = self.b_mq[i].q.val();
@@ -635,8 +669,8 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 if (self.sum_a[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
                     self.underflow[i].d.next = true;
-                    self.ge_kdrop[i].d.next = self.c_wz.q.val();
-                    self.tail_hit[i].d.next = self.c_tz.q.val();
+                    self.ge_kdrop[i].d.next = self.c_wz[i].q.val();
+                    self.tail_hit[i].d.next = self.c_tz[i].q.val();
                 }
             } else {
                 self.depth[i].d.next = self.sum_n[i].val();
@@ -645,8 +679,8 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 if (self.sum_n[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
                     self.underflow[i].d.next = true;
-                    self.ge_kdrop[i].d.next = self.c_wz.q.val();
-                    self.tail_hit[i].d.next = self.c_tz.q.val();
+                    self.ge_kdrop[i].d.next = self.c_wz[i].q.val();
+                    self.tail_hit[i].d.next = self.c_tz[i].q.val();
                 }
             }
         }
@@ -672,16 +706,15 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             }
         }
         self.q_mark.next = bit_cast::<D, S>(self.q_mark_s.val());
-        self.ge_kmin.next = self.q_mark.val() >= self.c_kmin.q.val();
-        self.ge_kmax.next = self.q_mark.val() >= self.c_kmax.q.val();
         self.cand.next = self.admit.val() & self.c_ect.q.val();
         if self.mark_deq.val() {
             self.cand.next = self.c_deq_valid.q.val()
                 & ((self.c_deq_ecn.q.val() == 1) | (self.c_deq_ecn.q.val() == 2));
         }
         // Flags: [0] enqueue valid, [2:1] its action, [4:3] its ECN out,
-        // [5] the markable event is ECT (and admitted), [6] q >= kmin,
-        // [7] dequeue valid, [9:8] its ECN, [10] q >= kmax.
+        // [5] the markable event is ECT (and admitted), [6] q >= kmin (from
+        // mark stage 1 on), [7] dequeue valid, [9:8] its ECN, [10] q >= kmax
+        // (from mark stage 1 on).
         self.f_action.next = 0.into();
         if self.wred.val() {
             self.f_action.next = 2.into();
@@ -701,15 +734,26 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             | (bit_cast::<11, 2>(self.f_action.val()) << 1)
             | (bit_cast::<11, 2>(self.f_ecn.val()) << 3)
             | (bit_cast::<11, 1>(self.cand.val().into()) << 5)
-            | (bit_cast::<11, 1>(self.ge_kmin.val().into()) << 6)
             | (bit_cast::<11, 1>(self.c_deq_valid.q.val().into()) << 7)
-            | (bit_cast::<11, 2>(self.f_deq_ecn.val()) << 8)
+            | (bit_cast::<11, 2>(self.f_deq_ecn.val()) << 8);
+        self.m0_flags.d.next = self.flags.val();
+        self.m0_q.d.next = self.q_mark.val();
+        self.m0_kmin.d.next = self.c_kmin.q.val();
+        self.m0_kmax.d.next = self.c_kmax.q.val();
+        self.m0_pmax.d.next = self.c_pmax.q.val();
+        self.m0_span.d.next = self.c_span.q.val();
+        self.m0_u.d.next = self.c_u.q.val();
+
+        // ---- Mark stage 0 into 1: the compares with the ramp, `q - kmin` ------
+        self.ge_kmin.next = self.m0_q.q.val() >= self.m0_kmin.q.val();
+        self.ge_kmax.next = self.m0_q.q.val() >= self.m0_kmax.q.val();
+        self.m1_flags.d.next = self.m0_flags.q.val()
+            | (bit_cast::<11, 1>(self.ge_kmin.val().into()) << 6)
             | (bit_cast::<11, 1>(self.ge_kmax.val().into()) << 10);
-        self.m1_flags.d.next = self.flags.val();
-        self.m1_over.d.next = self.q_mark.val() - self.c_kmin.q.val();
-        self.m1_pmax.d.next = self.c_pmax.q.val();
-        self.m1_span.d.next = self.c_span.q.val();
-        self.m1_u.d.next = bit_cast::<17, 16>(self.c_u.q.val());
+        self.m1_over.d.next = self.m0_q.q.val() - self.m0_kmin.q.val();
+        self.m1_pmax.d.next = self.m0_pmax.q.val();
+        self.m1_span.d.next = self.m0_span.q.val();
+        self.m1_u.d.next = bit_cast::<17, 16>(self.m0_u.q.val());
 
         // ---- Mark stage 1 into the products (five cycles) -----------------------
         self.rhs_mul.clk.next = self.clk.val();
@@ -755,8 +799,8 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.kmin[i].d.next = self.reset_kmin.val();
                 self.kmax[i].d.next = self.reset_kmax.val();
                 self.pmax[i].d.next = self.reset_pmax.val();
-                self.kdrop[i].d.next = self.reset_kdrop.val();
-                self.buf_max[i].d.next = self.reset_buf_max.val();
+                self.kdrop[i].d.next = bit_cast::<S, D>(self.reset_kdrop.val());
+                self.buf_max[i].d.next = bit_cast::<S, D>(self.reset_buf_max.val());
                 self.span[i].d.next = self.reset_span.val();
                 self.b_cn[i].d.next = 0.into();
                 self.c_cn[i].d.next = 0.into();
@@ -782,6 +826,7 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             for i in 0..Q {
                 self.underflow[i].d.next = false;
             }
+            self.m0_flags.d.next = 0.into();
             self.m1_flags.d.next = 0.into();
             self.d_flags.d.next = 0.into();
             self.o_valid.d.next = false;

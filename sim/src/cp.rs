@@ -20,6 +20,14 @@
 //! consecutive cycles; one load in eight is out of range (values the
 //! parameter checks would refuse: `kmin > kmax`, thresholds beyond
 //! `buf_max`, `pmax > 1.0`), whose behaviour docs/cp.md defines.
+//! Queues: the aimed traffic, the loads and most events go to a focus
+//! queue, which changes with the phase, so that back-to-back events on one
+//! queue are the rule; one enqueue in eight, one dequeue in four and one
+//! load in eight go to a random queue, and `depth_sel` names any queue
+//! (index bits above log2 Q, with one queue the whole index, are random).
+//! With marking at dequeue, the aimed enqueues at `kmin`/`kmax` and at the
+//! marking boundary come with an ECT dequeue from the focus queue, which
+//! sees the same depth and draw.
 //! Payloads of streams whose valid is low are randomised by the lockstep
 //! machinery, not here.
 
