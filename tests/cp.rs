@@ -220,9 +220,422 @@ const KMAX_TAG: &str = "the tag of u * (kmax - kmin) carries only the q >= kmax 
      marks only together with the valid and ECT flags of the other product's tag; reset \
      clears those, so a set kmax flag after reset changes nothing";
 
+/// Why an S-bit carrier of a D-bit quantity loses nothing without its top bit.
+const ZERO_EXTENDED: &str = "holds a depth, threshold or length (< 2^D) zero-extended to \
+     S = D + 3 bits (the depth: a sum whose sign selects 0 instead), so bit S - 1 is always 0";
+/// Why the flags lose nothing without bit 10.
+const FLAG_10: &str = "bit 10 (q >= kmax) is added at mark stage 1; in `flags` and \
+     `m0_flags` it is always 0";
+/// Why the underflow parts of queues other than 1 lose nothing.
+const UF_PARTS: &str = "uf_part$i is oh[i] (bit i alone) or 0: truncated to bit 0, part 0 \
+     keeps its bit; with two queues parts 2 to 7 are always 0, so an operator between them \
+     changes nothing";
+/// Why a select's default is never used.
+const SELECT_DEFAULT: &str = "the default of a select over the queues: with Q a power of two \
+     every index names a queue, so one queue's case always assigns (the markable event's depth \
+     `q_mark_s` is selected with no queue bit set only in the cycles after reset, when no \
+     event is flagged)";
+/// Why the copy of the length for a queue the next enqueue does not name is unused.
+const OTHER_QUEUE: &str = "queue i's copy of the next event's length (or its change if \
+     admitted) is read only when the enqueue names queue i, where it is assigned";
+/// Why lines that only marking at enqueue uses are not shown by the mutation shape.
+const ENQ_MARK_ONLY: &str = "used only with mark_at = enqueue (the enqueue's ECT flag, the \
+     mark of an enqueue, the markable queue taken from the enqueue): the mutation shape marks \
+     at dequeue (mark_deq = 1 is a constant), so these lines are dead there; the lockstep of \
+     the default shape (marking at enqueue) checks them";
+/// Why the depth_sel pipeline's power-up state matters only before it is refilled.
+const DSEL_POWER_UP: &str = "the depth_sel one-hots are not reset: the default of q_show and \
+     a missing a_dsel$0 assignment show only while a register of that pipeline holds its \
+     power-up value with no bit set, in the three cycles after the first reset (1 power-up \
+     state in 4 with two queues; not the mutation run's)";
+
 /// Mutants of CP that no stimulus can tell apart from the original (found
 /// by `every_planted_mutant_is_caught_or_shown_equivalent`; each one's reason).
 const EQUIVALENT_CP: &[Equivalent] = &[
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.kdrop$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.buf_max$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.a_len$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.a_kd$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.a_bm$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.a_lq$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.depth$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.q_s$* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.q_mark_s [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.q_show [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__a_bm__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__a_kd__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__a_lq__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__buf_max__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__depth__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__kdrop__* [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp__a_len",
+        original: "output reg  [26:0] q;",
+        change: "width-truncated ccrtl_cp__a_len.q [26:0] -> [25:0]",
+        reason: ZERO_EXTENDED,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.m0_flags$* [10:0] -> [9:0]",
+        reason: FLAG_10,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.flags [10:0] -> [9:0]",
+        reason: FLAG_10,
+    },
+    Equivalent {
+        module: "ccrtl_cp__m0_flags",
+        original: "output reg  [10:0] q;",
+        change: "width-truncated ccrtl_cp__m0_flags.q [10:0] -> [9:0]",
+        reason: FLAG_10,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$0 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$2 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$3 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$4 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$5 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$6 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "",
+        change: "width-truncated ccrtl_cp.uf_part$7 [1:0] -> [0:0]",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "err_underflow = uf_part$0 | uf_part$1 | uf_part$2 | uf_part$3 | uf_part$4 | uf_part$5 | uf_part$6 | uf_part$7;",
+        change: "| -> & #3",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "err_underflow = uf_part$0 | uf_part$1 | uf_part$2 | uf_part$3 | uf_part$4 | uf_part$5 | uf_part$6 | uf_part$7;",
+        change: "| -> & #4",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "err_underflow = uf_part$0 | uf_part$1 | uf_part$2 | uf_part$3 | uf_part$4 | uf_part$5 | uf_part$6 | uf_part$7;",
+        change: "| -> & #5",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "err_underflow = uf_part$0 | uf_part$1 | uf_part$2 | uf_part$3 | uf_part$4 | uf_part$5 | uf_part$6 | uf_part$7;",
+        change: "| -> & #6",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "err_underflow = uf_part$0 | uf_part$1 | uf_part$2 | uf_part$3 | uf_part$4 | uf_part$5 | uf_part$6 | uf_part$7;",
+        change: "| -> & #7",
+        reason: UF_PARTS,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_kmin = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_kmin = 32'h0;",
+        change: "delete statement",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_kmax = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_kmax = 32'h0;",
+        change: "delete statement",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_pmax = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_pmax = 32'h0;",
+        change: "delete statement",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_span = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "p_span = 32'h0;",
+        change: "delete statement",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "q_mark_s = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "q_mark_s = 32'h0;",
+        change: "delete statement",
+        reason: SELECT_DEFAULT,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_lq$0$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_lq$0$d = 32'h0;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$0$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$0$d = 32'h0;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$0$d = a_nd$q;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "mq_hit$0 = eq_hit$0;",
+        change: "delete statement",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_lq$1$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_lq$1$d = 32'h0;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$1$d = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$1$d = 32'h0;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ca$1$d = a_nd$q;",
+        change: "delete statement",
+        reason: OTHER_QUEUE,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "mq_hit$1 = eq_hit$1;",
+        change: "delete statement",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_ect$d = (s_enq_ecn == 32'h1) | (s_enq_ecn == 32'h2);",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "b_ect$d = a_ect$q;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "c_ect$d = b_ect$q;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "cand = admit & c_ect$q;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "o_action$d = 32'h1;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "o_ecn$d = 32'h3;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp__lhs_mul",
+        original: "if (b[32'h10]) begin",
+        change: "32'h10 -> 32'h11",
+        reason: ROW_16,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "q_show = 32'h0;",
+        change: "32'h0 -> 32'h1",
+        reason: DSEL_POWER_UP,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "q_show = 32'h0;",
+        change: "delete statement",
+        reason: DSEL_POWER_UP,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "a_dsel$0$d = (depth_sel & qmask) == qidx$0;",
+        change: "delete statement",
+        reason: DSEL_POWER_UP,
+    },
     Equivalent {
         module: "",
         original: "",
@@ -273,13 +686,13 @@ const EQUIVALENT_CP: &[Equivalent] = &[
     },
     Equivalent {
         module: "ccrtl_cp",
-        original: "a_cn$d = ((32'h0) & 27'h7ffffff) - deq_s;",
+        original: "a_nd$d = ((32'h0) & 27'h7ffffff) - deq_s;",
         change: "27'h7ffffff -> 27'h0",
         reason: "the mask is rust-hdl's cast of the literal 0: 0 masked by anything is 0",
     },
     Equivalent {
         module: "ccrtl_cp",
-        original: "ge_kmin = depth$q >= c_kmin$q;",
+        original: "ge_kmin = m0_q$q >= m0_kmin$q;",
         change: ">= -> >",
         reason: "differs only at q == kmin, where (q - kmin) * pmax is 0 and no draw marks; \
                  when also q >= kmax the mark comes from the kmax flag alone",
