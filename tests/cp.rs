@@ -158,13 +158,13 @@ impl BlockTests for CpBlock {
 
     const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_CP;
 
-    /// The tail-drop test forgets the packet's own length (the tail
+    /// Queue 0's tail-drop test forgets the packet's own length (the tail
     /// threshold `t = buf_max - len` becomes `buf_max`).
     fn planted_bug(verilog: &str) -> String {
         replace_line(
             verilog,
-            "        a_t$d = ((p_buf_max)",
-            "        a_t$d = p_buf_max;",
+            "            a_lq$0$d = enq_s;",
+            "            a_lq$0$d = 32'h0;",
         )
     }
 
@@ -869,7 +869,11 @@ fn hand_written_bugs_of_every_class_are_caught_by_verify() {
         ),
         (
             "reset value taken from the wrong constant",
-            good.replacen("buf_max$0$d = reset_buf_max;", "buf_max$0$d = reset_kdrop;", 1),
+            good.replacen(
+                "buf_max$0$d = ((reset_buf_max) & ",
+                "buf_max$0$d = ((reset_kdrop) & ",
+                1,
+            ),
         ),
         (
             "a register never initialised: the output stage's valid not reset",

@@ -567,6 +567,9 @@ pub struct CpStimulus {
     focus: usize,
     /// The ECT dequeues are marked (`mark_at = "dequeue"`): aim them too.
     mark_deq: bool,
+    /// The previous cycle loaded a kdrop on the other side of the depth:
+    /// enqueue not-ECT now.
+    wred_next: bool,
 }
 
 impl Stimulus<CpBlock> for CpStimulus {
@@ -588,6 +591,7 @@ impl Stimulus<CpBlock> for CpStimulus {
             probe_enqueue: false,
             focus: 0,
             mark_deq: config.shape.mark_at == MarkAt::Dequeue,
+            wred_next: false,
         }
     }
 
@@ -683,8 +687,25 @@ impl CpStimulus {
             n.kmin = self.rng.upto(p.kmin);
             n.kmax = self.rng.range(p.kmax, p.buf_max.max(p.kmax));
             n.seed = random_seed(&mut self.rng);
+            // Half the time kdrop moves to the other side of the depth too,
+            // and the next cycle enqueues not-ECT: its WRED test must use
+            // the kdrop of its own cycle (the new one), not the one before.
+            if self.rng.chance(128) && q < p.buf_max {
+                n.kdrop = if p.kdrop <= q {
+                    self.rng.range(q + 1, p.buf_max)
+                } else {
+                    self.rng.upto(q)
+                };
+                self.wred_next = true;
+            }
             i.cfg_valid = true;
             i.cfg = n;
+            return;
+        }
+        if std::mem::take(&mut self.wred_next) {
+            self.random_traffic(q, &p, i);
+            i.enq_valid = true;
+            i.enq_ecn = ecn::NOT_ECT;
             return;
         }
         if self.loads_left > 0 {
