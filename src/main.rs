@@ -129,9 +129,14 @@ enum Cmd {
         /// been emitted with the proof configuration (or with --params).
         #[arg(long)]
         verilog: Option<PathBuf>,
-        /// Prove another configuration than formal/<block>/params.toml.
+        /// Prove another configuration than those of formal/<block>/
+        /// (params.toml, params-<name>.toml).
         #[arg(long)]
         params: Option<PathBuf>,
+        /// Run only this configuration of formal/<block>/ (the params file's
+        /// name without .toml: params, params-q2-dequeue); repeatable.
+        #[arg(long = "config", value_name = "NAME")]
+        configs: Vec<String>,
         /// Print a machine-readable summary on stdout.
         #[arg(long)]
         json: bool,
@@ -536,18 +541,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             tasks,
             verilog,
             params,
+            configs,
             json,
         } => {
             let named = commands::named(&block)?;
             let all = block == "all";
-            if all && (verilog.is_some() || !tasks.is_empty()) {
-                bail!("--verilog and --task need a single block, not `all`");
+            if all && (verilog.is_some() || !tasks.is_empty() || !configs.is_empty()) {
+                bail!("--verilog, --task and --config need a single block, not `all`");
             }
             let opts = FormalOpts {
                 formal_dir: formal_dir(),
                 build_dir: build_dir(),
                 venv: venv_dir(),
                 params,
+                configs,
                 verilog,
                 tasks,
                 progress: !json,
@@ -556,7 +563,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let tools = formal::Tools::find(&opts.venv)?;
             let mut rows = vec![];
             for b in blocks {
-                rows.push(formal::run(b, &tools, &opts)?);
+                rows.extend(formal::run(b, &tools, &opts)?);
             }
             if json {
                 println!("{}", serde_json::to_string_pretty(&formal::json(&rows))?);
@@ -569,7 +576,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     .iter()
                     .filter(|t| t.outcome != formal::Outcome::Pass)
                 {
-                    eprintln!("{}", formal::failure_line(r.block, t));
+                    eprintln!("{}", formal::failure_line(r, t));
                 }
             }
             Ok(if rows.iter().all(|r| r.all_pass()) {

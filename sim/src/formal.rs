@@ -3,20 +3,26 @@
 //! Written once for every block. A block brings only its folder
 //! `formal/<block>/` (formal/README.md): `<block>.sby`, whose tasks are the
 //! properties, the files it lists (a wrapper with the properties around the
-//! emitted top module), and optionally `params.toml`, the configuration the
-//! properties are proven for (the block's defaults without it).
+//! emitted top module), and optionally the configurations the properties
+//! are proven for: `params.toml` and any number of `params-<name>.toml`
+//! (the block's defaults without any). Every task runs on every
+//! configuration.
 //!
-//! A run emits the block's Verilog for that configuration, writes
-//! `ccrtl_<block>_params.vh` (one `` `define CCRTL_<KEY> value `` per line of
-//! the file's "Generation-time parameters" header, so the wrapper knows the
-//! widths and reset values), copies the folder beside them and runs every
-//! task with `yowasp-sby`, one at a time. Each task gives one row: its mode
-//! (`prove` is k-induction, `bmc` bounded, `cover`), its depth, the result
-//! and the seconds it took. Everything goes to `build/formal/<block>/`,
-//! built in a temporary directory and renamed there only when every task
-//! has a result, with `report.json` and `report.txt`; the previous results
-//! are removed first, so a run that fails leaves no report that looks
-//! current (a tool failure leaves its logs in `build/formal/<block>.incomplete/`).
+//! A run emits the block's Verilog for each configuration, writes
+//! `ccrtl_<block>_params.vh` beside it (one `` `define CCRTL_<KEY> value ``
+//! per line of the file's "Generation-time parameters" header, so the
+//! wrapper knows the widths and reset values, and `` `define
+//! CCRTL_<KEY>_<VALUE> `` so that it can branch on a value with `` `ifdef
+//! ``), copies the folder beside them and runs every task with
+//! `yowasp-sby`, one at a time. Each task gives one row: its configuration,
+//! its mode (`prove` is k-induction, `bmc` bounded, `cover`), its depth,
+//! the result and the seconds it took. Everything goes to
+//! `build/formal/<block>/<configuration>/`, built in a temporary directory
+//! and renamed there only when every task of every configuration has a
+//! result, with `report.json` and `report.txt` in `build/formal/<block>/`;
+//! the previous results are removed first, so a run that fails leaves no
+//! report that looks current (a tool failure leaves its logs in
+//! `build/formal/<block>.incomplete/`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,8 +43,11 @@ pub struct FormalOpts {
     pub build_dir: PathBuf,
     /// The venv with the yowasp tools (`.venv/`); PATH is searched after it.
     pub venv: PathBuf,
-    /// Another configuration than `formal/<block>/params.toml`.
+    /// Another configuration than those of `formal/<block>/` (`params.toml`,
+    /// `params-<name>.toml`).
     pub params: Option<PathBuf>,
+    /// Run only these configurations of the block (all when empty).
+    pub configs: Vec<String>,
     /// Prove this file instead of freshly emitted Verilog (it must state the
     /// same generation-time parameters).
     pub verilog: Option<PathBuf>,
@@ -114,11 +123,13 @@ pub struct TaskRow {
     pub log: PathBuf,
 }
 
-/// The result of `formal` for one block.
+/// The result of `formal` for one configuration of a block.
 #[derive(Debug, Clone)]
 pub struct FormalRow {
     pub block: &'static str,
-    /// `build/formal/<block>/`.
+    /// The configuration's name ([`Config`]).
+    pub config_name: String,
+    /// `build/formal/<block>/<configuration>/`.
     pub dir: PathBuf,
     /// The file proven: emitted there, or the `--verilog` file.
     pub verilog: String,
@@ -236,41 +247,131 @@ fn sby_file(formal_dir: &Path, block: &str) -> PathBuf {
     formal_dir.join(block).join(format!("{block}.sby"))
 }
 
-/// Runs the properties of one block.
-pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<FormalRow> {
+/// One configuration a block's properties are proven for: a params file
+/// of its folder (or `--params`), or the block's defaults.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file's stem (`params`, `params-q2-dequeue`), or `defaults`.
+    pub name: String,
+    pub params: Option<PathBuf>,
+}
+
+/// The configurations of a block: `--params FILE` alone if given; else
+/// `params.toml` and every `params-<name>.toml` of its folder (in that
+/// order, the others by name); else the block's defaults. `--config`
+/// keeps the named ones.
+pub fn configurations(folder: &Path, o: &FormalOpts) -> Result<Vec<Config>> {
+    let stem = |p: &Path| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "params".to_string())
+    };
+    if let Some(p) = &o.params {
+        if !o.configs.is_empty() {
+            bail!("--params and --config exclude each other: --params names the configuration");
+        }
+        return Ok(vec![Config {
+            name: stem(p),
+            params: Some(p.clone()),
+        }]);
+    }
+    let mut found = vec![];
+    if let Ok(dir) = std::fs::read_dir(folder) {
+        for e in dir.flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            let is_params =
+                n == "params.toml" || (n.starts_with("params-") && n.ends_with(".toml"));
+            if is_params && e.path().is_file() {
+                found.push(e.path());
+            }
+        }
+    }
+    // params.toml first, then the others by name.
+    found.sort_by_key(|p| (stem(p) != "params", stem(p)));
+    let mut all: Vec<Config> = found
+        .into_iter()
+        .map(|p| Config {
+            name: stem(&p),
+            params: Some(p),
+        })
+        .collect();
+    if all.is_empty() {
+        all.push(Config {
+            name: "defaults".to_string(),
+            params: None,
+        });
+    }
+    for c in &o.configs {
+        if !all.iter().any(|a| &a.name == c) {
+            bail!(
+                "{} has no configuration `{c}`; its configurations are: {}",
+                folder.display(),
+                all.iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    if !o.configs.is_empty() {
+        all.retain(|a| o.configs.contains(&a.name));
+    }
+    Ok(all)
+}
+
+/// Runs the properties of one block, for each of its configurations (one
+/// row each).
+pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<FormalRow>> {
     let name = entry.name();
     let folder = o.formal_dir.join(name);
     let sby_name = format!("{name}.sby");
-    let params_path = o
-        .params
-        .clone()
-        .or_else(|| Some(folder.join("params.toml")).filter(|p| p.is_file()));
-    let params = ParamsFile::load(params_path.as_deref(), &crate::registry::names())?;
-    let emitted = entry.emit(&params)?;
-    let (text, shown) = match &o.verilog {
-        Some(p) => {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            if commands::header_parameters(&text).is_none() {
-                bail!(
-                    "{} has no \"Generation-time parameters\" header: formal needs a file \
-                     emitted by ccrtl (the header gives the wrapper its widths and reset values)",
-                    p.display()
-                );
+    let mut configs = configurations(&folder, o)?;
+
+    // The Verilog of each configuration: emitted, or the --verilog file
+    // for the configuration its header states.
+    let mut texts = vec![];
+    for c in &configs {
+        let params = ParamsFile::load(c.params.as_deref(), &crate::registry::names())?;
+        texts.push(entry.emit(&params)?);
+    }
+    let mut shown = String::new();
+    if let Some(p) = &o.verilog {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        let Some(stated) = commands::header_parameters(&text) else {
+            bail!(
+                "{} has no \"Generation-time parameters\" header: formal needs a file \
+                 emitted by ccrtl (the header gives the wrapper its widths and reset values)",
+                p.display()
+            );
+        };
+        let matching = texts
+            .iter()
+            .position(|t| commands::header_parameters(t).as_ref() == Some(&stated));
+        match matching {
+            Some(i) => {
+                configs = vec![configs[i].clone()];
+                texts = vec![text.clone()];
             }
-            commands::same_parameters(&text, &emitted, p, "formal")?;
-            (text, p.display().to_string())
+            None if configs.len() == 1 => {
+                commands::same_parameters(&text, &texts[0], p, "formal")?;
+            }
+            None => bail!(
+                "{} was generated with other parameters than the ones formal uses in any \
+                 configuration of {} ({}); pass --params with the file it was emitted with.\n  \
+                 the file says:\n{}",
+                p.display(),
+                folder.display(),
+                configs
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                stated.join("\n")
+            ),
         }
-        None => (emitted, String::new()),
-    };
-    let config: Vec<String> = commands::header_parameters(&text)
-        .unwrap_or_default()
-        .iter()
-        .map(|l| {
-            let words: Vec<&str> = l.trim_start_matches('/').split_whitespace().collect();
-            words.join(" ")
-        })
-        .collect();
+        shown = p.display().to_string();
+    }
 
     // The tasks, as sby reads the block's file (this writes nothing).
     let mut tasks = list_tasks(tools, &folder, &sby_name)?;
@@ -307,51 +408,70 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<FormalRow
     fsutil::register_temporary(&work);
     std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
 
-    let result = (|| -> Result<FormalRow> {
-        copy_folder(&folder, &work)?;
-        let file = ccrtl_hdl::emit::file_name(name);
-        std::fs::write(work.join(&file), &text)?;
-        std::fs::write(
-            work.join(format!("ccrtl_{name}_params.vh")),
-            params_header(&config),
-        )?;
-        let verilog = if shown.is_empty() {
-            final_dir.join(&file).display().to_string()
-        } else {
-            shown.clone()
-        };
-        let mut rows = vec![];
-        for (task, method, depth) in tasks {
-            if o.progress {
-                eprintln!(
-                    "formal {name}: {task} ({}, depth {depth}) ...",
-                    method.name()
-                );
+    let result = (|| -> Result<Vec<FormalRow>> {
+        let mut out = vec![];
+        for (c, text) in configs.iter().zip(&texts) {
+            // One directory per configuration: its file, the folder's
+            // files beside it, one sby directory per task.
+            let cwork = work.join(&c.name);
+            let cfinal = final_dir.join(&c.name);
+            std::fs::create_dir_all(&cwork)?;
+            copy_folder(&folder, &cwork)?;
+            let file = ccrtl_hdl::emit::file_name(name);
+            std::fs::write(cwork.join(&file), text)?;
+            let config: Vec<String> = commands::header_parameters(text)
+                .unwrap_or_default()
+                .iter()
+                .map(|l| {
+                    let words: Vec<&str> = l.trim_start_matches('/').split_whitespace().collect();
+                    words.join(" ")
+                })
+                .collect();
+            std::fs::write(
+                cwork.join(format!("ccrtl_{name}_params.vh")),
+                params_header(&config),
+            )?;
+            let verilog = if shown.is_empty() {
+                cfinal.join(&file).display().to_string()
+            } else {
+                shown.clone()
+            };
+            let mut rows = vec![];
+            for (task, method, depth) in &tasks {
+                if o.progress {
+                    eprintln!(
+                        "formal {name}/{}: {task} ({}, depth {depth}) ...",
+                        c.name,
+                        method.name()
+                    );
+                }
+                rows.push(run_task(
+                    tools, &cwork, &cfinal, &sby_name, task, *method, *depth,
+                )?);
             }
-            rows.push(run_task(
-                tools, &work, &final_dir, &sby_name, &task, method, depth,
-            )?);
+            out.push(FormalRow {
+                block: name,
+                config_name: c.name.clone(),
+                dir: cfinal,
+                verilog,
+                config,
+                tools: tools.versions(),
+                tasks: rows,
+            });
         }
-        Ok(FormalRow {
-            block: name,
-            dir: final_dir.clone(),
-            verilog,
-            config: config.clone(),
-            tools: tools.versions(),
-            tasks: rows,
-        })
+        Ok(out)
     })();
     match result {
-        Ok(row) => {
+        Ok(rows) => {
             std::fs::write(
                 work.join("report.json"),
-                serde_json::to_string_pretty(&json(std::slice::from_ref(&row)))?,
+                serde_json::to_string_pretty(&json(&rows))?,
             )?;
-            std::fs::write(work.join("report.txt"), table(std::slice::from_ref(&row)))?;
+            std::fs::write(work.join("report.txt"), table(&rows))?;
             std::fs::rename(&work, &final_dir).with_context(|| {
                 format!("renaming {} to {}", work.display(), final_dir.display())
             })?;
-            Ok(row)
+            Ok(rows)
         }
         Err(e) => {
             let kept = std::fs::rename(&work, &incomplete).is_ok();
@@ -383,7 +503,8 @@ fn copy_folder(from: &Path, to: &Path) -> Result<()> {
 /// `` `define CCRTL_<KEY> <value> `` for every `key = value` line of the
 /// header: the key upper-cased with `.` as `_`, the value's first word
 /// (`0x` hex as a Verilog hex literal; a word that is not a number as a
-/// string).
+/// string); and `` `define CCRTL_<KEY>_<WORD> `` with that word upper-cased,
+/// so that a wrapper can branch on a value with `` `ifdef ``.
 pub fn params_header(config: &[String]) -> String {
     let mut out =
         String::from("// Generated by `ccrtl formal` from the header of the emitted file.\n");
@@ -411,6 +532,14 @@ pub fn params_header(config: &[String]) -> String {
             format!("\"{}\"", v.trim().replace('"', "'"))
         };
         out.push_str(&format!("`define CCRTL_{key} {value}\n"));
+        // The value as a name too, for `ifdef (`CCRTL_QUEUES_2`,
+        // `CCRTL_MARK_AT_DEQUEUE`): the preprocessor cannot compare values.
+        if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(&format!(
+                "`define CCRTL_{key}_{}\n",
+                word.to_ascii_uppercase()
+            ));
+        }
     }
     out
 }
@@ -600,8 +729,8 @@ fn parse_summary(text: &str) -> Summary {
 /// The table `ccrtl formal` prints, with a line per failure.
 pub fn table(rows: &[FormalRow]) -> String {
     let mut out = format!(
-        "{:<6} {:<22} {:<10} {:>5}  {:<18} {:>8}\n",
-        "block", "property", "method", "depth", "result", "seconds"
+        "{:<6} {:<18} {:<22} {:<10} {:>5}  {:<18} {:>8}\n",
+        "block", "config", "property", "method", "depth", "result", "seconds"
     );
     for r in rows {
         for t in &r.tasks {
@@ -610,8 +739,9 @@ pub fn table(rows: &[FormalRow]) -> String {
                 (_, o) => o.name().to_string(),
             };
             out.push_str(&format!(
-                "{:<6} {:<22} {:<10} {:>5}  {:<18} {:>8.1}\n",
+                "{:<6} {:<18} {:<22} {:<10} {:>5}  {:<18} {:>8.1}\n",
                 r.block,
+                r.config_name,
                 t.property,
                 t.method.name(),
                 t.depth,
@@ -623,7 +753,7 @@ pub fn table(rows: &[FormalRow]) -> String {
         out.push_str(&format!("       configuration: {}\n", r.config.join(", ")));
         for t in &r.tasks {
             if t.outcome != Outcome::Pass {
-                out.push_str(&format!("       {}\n", failure_line(r.block, t)));
+                out.push_str(&format!("       {}\n", failure_line(r, t)));
             }
         }
     }
@@ -631,7 +761,7 @@ pub fn table(rows: &[FormalRow]) -> String {
 }
 
 /// One line naming a task that did not pass, what failed and the trace.
-pub fn failure_line(block: &str, t: &TaskRow) -> String {
+pub fn failure_line(r: &FormalRow, t: &TaskRow) -> String {
     let what = match (t.method, t.outcome) {
         (Method::Cover, _) => format!("cover statements not reached: {}", t.failed.join(", ")),
         (_, Outcome::Unknown) => format!(
@@ -648,12 +778,14 @@ pub fn failure_line(block: &str, t: &TaskRow) -> String {
         None => String::new(),
     };
     format!(
-        "{} {block}/{}: {what}{trace}; log {}",
+        "{} {}/{}/{}: {what}{trace}; log {}",
         if t.outcome == Outcome::Unknown {
             "NOT PROVEN"
         } else {
             "FAILED"
         },
+        r.block,
+        r.config_name,
         t.property,
         t.log.display()
     )
@@ -666,6 +798,7 @@ pub fn json(rows: &[FormalRow]) -> serde_json::Value {
             .map(|r| {
                 serde_json::json!({
                     "block": r.block,
+                    "config": r.config_name,
                     "dir": r.dir.display().to_string(),
                     "file": r.verilog,
                     "configuration": r.config,
@@ -704,9 +837,13 @@ mod tests {
             params_header(&config),
             "// Generated by `ccrtl formal` from the header of the emitted file.\n\
              `define CCRTL_DEPTH_BITS 24\n\
+             `define CCRTL_DEPTH_BITS_24\n\
              `define CCRTL_RESET_PMAX 6554\n\
+             `define CCRTL_RESET_PMAX_6554\n\
              `define CCRTL_RESET_SEED 'h2545f491\n\
-             `define CCRTL_MODE \"fast\"\n"
+             `define CCRTL_RESET_SEED_0X2545F491\n\
+             `define CCRTL_MODE \"fast\"\n\
+             `define CCRTL_MODE_FAST\n"
         );
     }
 
