@@ -4,11 +4,10 @@
 //!
 //! Tiers: the fast tier (`make test`) plants one bug per property and runs
 //! the property it must break beside one it must not, plus the command's
-//! error paths (26 s to 46 s in three runs on the shared 2-core machine). The
-//! deep tier (`make test-deep`, `#[ignore]`) proves every property on the
-//! proof configuration and on every shape of the menu, and runs every
-//! property on every planted bug, checking the whole set that fails and the
-//! set not proven (856 s measured).
+//! error paths (TIMING_FAST). The deep tier (`make test-deep`, `#[ignore]`)
+//! proves every property on every proof configuration and on every shape of
+//! the menu, and runs every property on every planted bug, checking the
+//! whole set that fails and the set not proven (TIMING_DEEP).
 //! Formal runs are heavy: the tests of this file take turns (`HEAVY`).
 
 #[macro_use]
@@ -19,7 +18,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
-use ccrtl_golden::cp::{SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS};
+use ccrtl_golden::cp::{SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS, SUPPORTED_QUEUES};
 use common::tmp_dir;
 
 /// One solver run at a time: sby already runs a task's base case and
@@ -38,11 +37,18 @@ const ALL_TASKS: &[&str] = &[
     "cover",
 ];
 
-/// A bug planted by text replacement in the Verilog of the proof
-/// configuration (formal/cp/params.toml): `(old, new, count)`, `old` must
-/// occur exactly `count` times.
+/// The configurations of formal/cp/, in the order `ccrtl formal cp` runs
+/// them: one queue marking at enqueue (the shape `ccrtl emit cp` ships),
+/// two queues marking at enqueue and at dequeue.
+const CONFIGS: &[&str] = &["params", "params-q2-dequeue", "params-q2-enqueue"];
+
+/// A bug planted by text replacement in the Verilog of one configuration
+/// of formal/cp/: `(old, new, count)`, `old` must occur exactly `count`
+/// times.
 struct Bug {
     name: &'static str,
+    /// The configuration whose Verilog is planted (a name of `CONFIGS`).
+    config: &'static str,
     edits: &'static [(&'static str, &'static str, usize)],
     /// The tasks that must fail on it (a counterexample from reset, or a
     /// cover not reached).
@@ -57,21 +63,27 @@ struct Bug {
 /// Where ccrtl_cp's logic starts (the register modules have their own
 /// "Update code").
 const TOP_UPDATE_CODE: &str =
-    "    // Update code\n    always @(*) begin\n        kmin$clock = clk;\n";
+    "    // Update code\n    always @(*) begin\n        rng$clock = clk;\n";
 
 const DECISION_LATE_DECL: &str = "    reg late_v;\n    reg [1:0] late_a, late_e;\n    \
      always @(posedge clk) begin\n        late_v <= rst ? 1'b0 : o_valid$q;\n        \
      late_a <= rst ? 2'b0 : o_action$q;\n        late_e <= rst ? 2'b0 : o_ecn$q;\n    end\n    \
-     // Update code\n    always @(*) begin\n        kmin$clock = clk;\n";
+     // Update code\n    always @(*) begin\n        rng$clock = clk;\n";
+
+const DEQ_DECISION_LATE_DECL: &str = "    reg late_dv, late_dm;\n    reg [1:0] late_de;\n    \
+     always @(posedge clk) begin\n        late_dv <= rst ? 1'b0 : o_deq_valid$q;\n        \
+     late_dm <= rst ? 1'b0 : o_deq_mark$q;\n        late_de <= rst ? 2'b0 : o_deq_ecn$q;\n    end\n    \
+     // Update code\n    always @(*) begin\n        rng$clock = clk;\n";
 
 const BUGS: &[Bug] = &[
     Bug {
         // The WRED test of the next event after an admission compares
         // q > kdrop instead of q >= kdrop.
         name: "wred_compare_off_by_one",
+        config: "params",
         edits: &[(
-            "c_wa$d = b_ca$q - ((a_kdrop$q) & 27'h7ffffff);",
-            "c_wa$d = b_ca$q - ((a_kdrop$q) & 27'h7ffffff) - 27'h1;",
+            "c_wa$0$d = b_ca$0$q - ((a_kdrop$q) & 27'h7ffffff);",
+            "c_wa$0$d = b_ca$0$q - ((a_kdrop$q) & 27'h7ffffff) - 27'h1;",
             1,
         )],
         fails: &["p2_wred"],
@@ -81,6 +93,7 @@ const BUGS: &[Bug] = &[
     Bug {
         // An admitted CE packet leaves with ECN 01.
         name: "admitted_ce_leaves_01",
+        config: "params",
         edits: &[(
             "            f_ecn = c_ecn$q;",
             "            f_ecn = (c_ecn$q == 2'b11) ? 2'b01 : c_ecn$q;",
@@ -88,21 +101,23 @@ const BUGS: &[Bug] = &[
         )],
         fails: &["p5_ecn"],
         unproven: &[],
-        fast_also: "p2_wred",
+        fast_also: "p4_latency",
     },
     Bug {
         // Reset does not clear the stage before the output registers: the
         // decision of an enqueue from before the reset comes out after it.
         name: "reset_keeps_a_pipeline_stage",
+        config: "params",
         edits: &[("            d_flags$d = 32'h0;\n", "", 1)],
         fails: &["p6_reset"],
         unproven: &[],
         fast_also: "p4_latency",
     },
     Bug {
-        // One more register on the decision outputs (reset like the others):
-        // every decision leaves 12 cycles after its enqueue.
+        // One more register on the enqueue decision outputs (reset like the
+        // others): every decision leaves 12 cycles after its enqueue.
         name: "decision_one_cycle_late",
+        config: "params",
         edits: &[
             (
                 "        m_dec_valid = o_valid$q;\n        m_dec_action = o_action$q;\n        \
@@ -133,9 +148,10 @@ const BUGS: &[Bug] = &[
     Bug {
         // q >= kmax marks every ECT packet: written q > kmax.
         name: "mark_at_kmax_compare_strict",
+        config: "params",
         edits: &[(
-            "ge_kmax = depth$q >= c_kmax$q;",
-            "ge_kmax = depth$q > c_kmax$q;",
+            "ge_kmax = q_mark >= c_kmax$q;",
+            "ge_kmax = q_mark > c_kmax$q;",
             1,
         )],
         fails: &["p1_mark_thresholds"],
@@ -146,7 +162,8 @@ const BUGS: &[Bug] = &[
         // A dequeue longer than the queue clamps the depth to 0 but does not
         // raise err_underflow.
         name: "underflow_flag_not_set",
-        edits: &[("                underflow$d = 1'b1;\n", "", 2)],
+        config: "params",
+        edits: &[("                underflow$0$d = 1'b1;\n", "", 2)],
         // The cover of err_underflow rising cannot be reached any more.
         fails: &["p3_depth_count", "cover"],
         unproven: &[],
@@ -156,9 +173,10 @@ const BUGS: &[Bug] = &[
         // The tail test of the next event after an admission drops a packet
         // that exactly fills the buffer (q + len >= buf_max).
         name: "tail_compare_off_by_one",
+        config: "params",
         edits: &[(
-            "c_ta$d = b_ca$q + ~a_t$q;",
-            "c_ta$d = b_ca$q + ~a_t$q + 27'h1;",
+            "c_ta$0$d = xa$0 + ka$0;",
+            "c_ta$0$d = xa$0 + ka$0 + 27'h1;",
             1,
         )],
         fails: &["p3_buffer_limit"],
@@ -167,14 +185,18 @@ const BUGS: &[Bug] = &[
     },
     Bug {
         // The underflow clamp is missing: a dequeue longer than the queue
-        // wraps the depth around (flag and next tests as before). The depth
-        // is then wrong (P3b) and the next decision, taken on the empty-queue
-        // tests, disagrees with the depth CP reports (P2, P3a): a depth bug
-        // feeds every decision after it.
+        // leaves a negative depth in the register (flag and next tests as
+        // before). The depth is then wrong (P3b) and no longer fits D bits
+        // (P3a), and the next not-ECT packet, whose WRED test reads the
+        // negative depth as below kdrop, is admitted at a depth register
+        // that is far above it (P2): a depth bug feeds the decisions after
+        // it. The marking compares the low D bits on both sides, so P1
+        // holds.
         name: "underflow_clamp_missing",
+        config: "params",
         edits: &[(
-            "                depth$d = 32'h0;\n                underflow$d = 1'b1;",
-            "                underflow$d = 1'b1;",
+            "                depth$0$d = 32'h0;\n                underflow$0$d = 1'b1;",
+            "                underflow$0$d = 1'b1;",
             2,
         )],
         fails: &["p2_wred", "p3_buffer_limit", "p3_depth_count"],
@@ -184,9 +206,10 @@ const BUGS: &[Bug] = &[
     Bug {
         // A load of kdrop takes kmin's port.
         name: "kdrop_loaded_from_kmin",
+        config: "params",
         edits: &[(
-            "            kdrop$d = s_cfg_kdrop;",
-            "            kdrop$d = s_cfg_kmin;",
+            "            kdrop$0$d = s_cfg_kdrop;",
+            "            kdrop$0$d = s_cfg_kmin;",
             1,
         )],
         fails: &["p2_wred"],
@@ -196,35 +219,161 @@ const BUGS: &[Bug] = &[
     Bug {
         // Reset restores kmax to kmin's reset value.
         name: "kmax_reset_to_kmin",
+        config: "params",
         edits: &[(
-            "            kmax$d = reset_kmax;",
-            "            kmax$d = reset_kmin;",
+            "            kmax$0$d = reset_kmax;",
+            "            kmax$0$d = reset_kmin;",
             1,
         )],
         fails: &["p1_mark_thresholds"],
         unproven: &[],
         fast_also: "p2_wred",
     },
+    // ---- Two queues ----------------------------------------------------------
+    Bug {
+        // A dequeue is applied to the queue the enqueue port names (in the
+        // same cycle), not to its own: the decisions stay consistent with
+        // the (wrong) depths, the depth count of each queue does not.
+        name: "dequeue_applied_to_enqueue_queue",
+        config: "params-q2-enqueue",
+        edits: &[
+            (
+                "        a_dq$0$d = s_deq_valid & dq_hit$0;",
+                "        a_dq$0$d = s_deq_valid & eq_hit$0;",
+                1,
+            ),
+            (
+                "        a_dq$1$d = s_deq_valid & dq_hit$1;",
+                "        a_dq$1$d = s_deq_valid & eq_hit$1;",
+                1,
+            ),
+        ],
+        fails: &["p3_depth_count"],
+        unproven: &[],
+        fast_also: "p4_latency",
+    },
+    Bug {
+        // Marking at dequeue reads the other queue's depth (the thresholds
+        // are still those of the dequeue's queue).
+        name: "dequeue_marked_on_wrong_queue_depth",
+        config: "params-q2-dequeue",
+        edits: &[(
+            "        if (c_mq$0$q) begin\n            q_mark_s = depth$0$q;\n        end\n        \
+             if (c_mq$1$q) begin\n            q_mark_s = depth$1$q;\n        end\n",
+            "        if (c_mq$0$q) begin\n            q_mark_s = depth$1$q;\n        end\n        \
+             if (c_mq$1$q) begin\n            q_mark_s = depth$0$q;\n        end\n",
+            1,
+        )],
+        fails: &["p1_mark_thresholds"],
+        unproven: &[],
+        fast_also: "p5_ecn",
+    },
+    Bug {
+        // A parameter load is written to every queue's profile, not only to
+        // the one s_cfg_queue names: every rule that reads a profile breaks
+        // (the registers of the other queue no longer hold what was loaded
+        // for it).
+        name: "load_written_to_every_queue",
+        config: "params-q2-enqueue",
+        edits: &[
+            (
+                "        cfg_hit$0 = (s_cfg_queue & qmask) == qidx$0;",
+                "        cfg_hit$0 = 1'b1;",
+                1,
+            ),
+            (
+                "        cfg_hit$1 = (s_cfg_queue & qmask) == qidx$1;",
+                "        cfg_hit$1 = 1'b1;",
+                1,
+            ),
+        ],
+        fails: &["p1_mark_thresholds", "p2_wred", "p3_buffer_limit"],
+        unproven: &[],
+        fast_also: "p4_latency",
+    },
+    Bug {
+        // One more register on the dequeue decision outputs (reset like the
+        // others): every dequeue decision leaves 12 cycles after it.
+        name: "dequeue_decision_one_cycle_late",
+        config: "params-q2-dequeue",
+        edits: &[
+            (
+                "        m_deq_valid = o_deq_valid$q;\n        m_deq_mark = o_deq_mark$q;\n        \
+                 m_deq_ecn = o_deq_ecn$q;",
+                "        m_deq_valid = late_dv;\n        m_deq_mark = late_dm;\n        \
+                 m_deq_ecn = late_de;",
+                1,
+            ),
+            (TOP_UPDATE_CODE, DEQ_DECISION_LATE_DECL, 1),
+        ],
+        // As for the enqueue decisions: P4 fails, the covers (which assume
+        // it) see no dequeue decision, and the tasks that pair dequeue
+        // decisions with dequeues (P1's and P5's rules at dequeue) are not
+        // proven. P2 and P3 read no dequeue decision and pass.
+        fails: &["p4_latency", "cover"],
+        unproven: &["p1_mark_thresholds", "p5_ecn"],
+        fast_also: "p6_reset",
+    },
+    Bug {
+        // q_depth shows the queue depth_sel named 2 cycles before, not 3.
+        name: "q_depth_selected_a_cycle_early",
+        config: "params-q2-enqueue",
+        edits: &[(
+            "        if (c_dsel$0$q) begin\n            q_show = depth$0$q;\n        end\n        \
+             if (c_dsel$1$q) begin\n            q_show = depth$1$q;\n        end\n",
+            "        if (b_dsel$0$q) begin\n            q_show = depth$0$q;\n        end\n        \
+             if (b_dsel$1$q) begin\n            q_show = depth$1$q;\n        end\n",
+            1,
+        )],
+        fails: &["p3_depth_count"],
+        unproven: &[],
+        fast_also: "p4_latency",
+    },
+    Bug {
+        // An underflow of queue 1 raises queue 0's bit of err_underflow.
+        name: "underflow_bit_of_the_wrong_queue",
+        config: "params-q2-dequeue",
+        edits: &[("            uf_part$1 = oh$1;", "            uf_part$1 = oh$0;", 1)],
+        // The cover of queue 1's bit alone cannot be reached any more.
+        fails: &["p3_depth_count", "cover"],
+        unproven: &[],
+        fast_also: "p4_latency",
+    },
+    Bug {
+        // Marking at dequeue takes every dequeue as ECT: CE and not-ECT
+        // packets are marked too (at and above kmax, and on the ramp).
+        name: "dequeue_of_any_ecn_marked",
+        config: "params-q2-dequeue",
+        edits: &[(
+            "            cand = c_deq_valid$q & ((c_deq_ecn$q == 32'h1) | (c_deq_ecn$q == 32'h2));",
+            "            cand = c_deq_valid$q;",
+            1,
+        )],
+        fails: &["p1_mark_thresholds", "p5_ecn"],
+        unproven: &[],
+        fast_also: "p4_latency",
+    },
 ];
 
-/// The bugs the fast tier runs, one per property.
+/// The bugs the fast tier runs: one or more per property, the new queue
+/// logic among them.
 const FAST: &[&str] = &[
     "wred_compare_off_by_one",
     "admitted_ce_leaves_01",
     "reset_keeps_a_pipeline_stage",
-    "decision_one_cycle_late",
-    "mark_at_kmax_compare_strict",
-    "underflow_flag_not_set",
     "tail_compare_off_by_one",
+    "dequeue_applied_to_enqueue_queue",
+    "dequeue_marked_on_wrong_queue_depth",
+    "dequeue_decision_one_cycle_late",
 ];
 
 fn bug(name: &str) -> &'static Bug {
     BUGS.iter().find(|b| b.name == name).expect("a bug of BUGS")
 }
 
-/// The Verilog of the proof configuration, as `ccrtl emit` writes it.
-fn proof_verilog(dir: &Path) -> String {
-    emit(dir, Some("formal/cp/params.toml"))
+/// The Verilog of a configuration of formal/cp/, as `ccrtl emit` writes it.
+fn proof_verilog(dir: &Path, config: &str) -> String {
+    emit(dir, Some(&format!("formal/cp/{config}.toml")))
 }
 
 fn emit(dir: &Path, params: Option<&str>) -> String {
@@ -258,7 +407,8 @@ fn plant(verilog: &str, b: &Bug) -> String {
 }
 
 /// `ccrtl formal cp --json` with its build directory in `dir`, on the file
-/// `verilog` (if given) and the tasks `tasks` (all if empty).
+/// `verilog` (if given; formal picks the configuration its header states)
+/// and the tasks `tasks` (all if empty).
 fn formal(dir: &Path, verilog: Option<&Path>, tasks: &[&str]) -> (Output, serde_json::Value) {
     let mut args: Vec<String> = vec![];
     if let Some(v) = verilog {
@@ -281,7 +431,15 @@ fn formal_args(dir: &Path, args: &[String]) -> (Output, serde_json::Value) {
     (out, json)
 }
 
+/// The rows of the report (one per configuration).
+fn rows(json: &serde_json::Value) -> &Vec<serde_json::Value> {
+    json.as_array()
+        .unwrap_or_else(|| panic!("no rows in {json}"))
+}
+
+/// The properties of the report's only row.
 fn properties(json: &serde_json::Value) -> &Vec<serde_json::Value> {
+    assert_eq!(rows(json).len(), 1, "{json}");
     json[0]["properties"]
         .as_array()
         .unwrap_or_else(|| panic!("no properties in {json}"))
@@ -296,19 +454,21 @@ fn with_result(json: &serde_json::Value, result: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// Plants `b`, runs `tasks` (all if empty) and checks that exactly those of
-/// `b.fails` among them fail and those of `b.unproven` are not proven, each
-/// naming a failed assertion (or unreached cover) and a trace that exists,
-/// that all others pass, and that the exit status is 1.
+/// Plants `b` in the Verilog of its configuration, runs `tasks` (all if
+/// empty) and checks that the run took that configuration, that exactly
+/// those of `b.fails` among them fail and those of `b.unproven` are not
+/// proven, each naming a failed assertion (or unreached cover) and a trace
+/// that exists, that all others pass, and that the exit status is 1.
 fn check_bug(b: &Bug, tasks: &[&str]) {
     let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp_dir(&format!("formal-{}", b.name));
-    let v = plant(&proof_verilog(&dir), b);
+    let v = plant(&proof_verilog(&dir, b.config), b);
     let file = dir.join("ccrtl_cp.v");
     std::fs::write(&file, v).unwrap();
     let (out, json) = formal(&dir, Some(&file), tasks);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}: {stderr}", b.name);
+    assert_eq!(json[0]["config"], b.config, "{}: {json:#}", b.name);
     let among = |names: &[&str]| -> BTreeSet<String> {
         names
             .iter()
@@ -346,7 +506,7 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
             let trace = p["trace"].as_str().unwrap();
             assert!(Path::new(trace).is_file(), "{}: no trace {trace}", b.name);
             assert!(
-                stderr.contains(&format!("cp/{name}:")) && stderr.contains(trace),
+                stderr.contains(&format!("cp/{}/{name}:", b.config)) && stderr.contains(trace),
                 "{}: stderr does not name {name} and its trace: {stderr}",
                 b.name
             );
@@ -377,23 +537,23 @@ fn a_stage_not_cleared_by_reset_fails_p6_only() {
 }
 
 #[test]
-fn a_decision_one_cycle_late_fails_p4_only() {
-    fast_bug("decision_one_cycle_late");
-}
-
-#[test]
-fn marking_at_kmax_written_strict_fails_p1_only() {
-    fast_bug("mark_at_kmax_compare_strict");
-}
-
-#[test]
-fn underflow_flag_not_set_fails_p3_depth_count_only() {
-    fast_bug("underflow_flag_not_set");
-}
-
-#[test]
 fn tail_compare_off_by_one_fails_p3_buffer_limit_only() {
     fast_bug("tail_compare_off_by_one");
+}
+
+#[test]
+fn a_dequeue_applied_to_the_enqueue_queue_fails_p3_depth_count_only() {
+    fast_bug("dequeue_applied_to_enqueue_queue");
+}
+
+#[test]
+fn a_dequeue_marked_on_the_other_queue_depth_fails_p1_only() {
+    fast_bug("dequeue_marked_on_wrong_queue_depth");
+}
+
+#[test]
+fn a_dequeue_decision_one_cycle_late_fails_p4_only() {
+    fast_bug("dequeue_decision_one_cycle_late");
 }
 
 #[test]
@@ -405,11 +565,14 @@ fn fast_tier_plants_one_bug_per_property() {
     for t in ALL_TASKS {
         assert!(seen.contains(t), "no fast planted bug fails {t}");
     }
+    for b in BUGS {
+        assert!(CONFIGS.contains(&b.config), "bug {}: no configuration {}", b.name, b.config);
+    }
 }
 
 #[test]
 #[ignore]
-fn every_property_holds_on_the_proof_configuration() {
+fn every_property_holds_on_every_proof_configuration() {
     let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tmp_dir("formal-clean");
     let (out, json) = formal(&dir, None, &[]);
@@ -419,23 +582,32 @@ fn every_property_holds_on_the_proof_configuration() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let names: Vec<&str> = properties(&json)
+    let configs: Vec<&str> = rows(&json)
         .iter()
-        .map(|p| p["property"].as_str().unwrap())
+        .map(|r| r["config"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ALL_TASKS);
-    for p in properties(&json) {
-        let method = if p["property"] == "cover" {
-            "cover"
-        } else {
-            "induction"
-        };
-        assert_eq!(p["method"], method, "{p}");
+    assert_eq!(configs, CONFIGS);
+    for r in rows(&json) {
+        let props = r["properties"].as_array().unwrap();
+        let names: Vec<&str> = props
+            .iter()
+            .map(|p| p["property"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ALL_TASKS);
+        for p in props {
+            let method = if p["property"] == "cover" {
+                "cover"
+            } else {
+                "induction"
+            };
+            assert_eq!(p["method"], method, "{p}");
+        }
     }
     let report = dir.join("build/formal/cp/report.json");
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    assert_eq!(saved[0]["pass"], true);
+    assert_eq!(rows(&saved).len(), CONFIGS.len());
+    assert!(rows(&saved).iter().all(|r| r["pass"] == true));
 }
 
 #[test]
@@ -447,29 +619,44 @@ fn each_planted_bug_fails_exactly_its_properties() {
 }
 
 /// Every shape of the menu, with its default reset values, keeps every
-/// property (docs/formal.md: "The configuration proven, and other ones").
+/// property (docs/formal.md: "The configurations proven, and other ones"):
+/// every pair of widths with one queue, and every queue count with each
+/// place of marking at the default widths.
 #[test]
 #[ignore]
 fn every_shape_of_the_menu_is_proven() {
     let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let mut shapes = vec![];
     for &d in SUPPORTED_DEPTH_BITS {
         for &l in SUPPORTED_LEN_BITS.iter().filter(|&&l| l <= d) {
-            let dir = tmp_dir(&format!("formal-shape-{d}-{l}"));
-            let params = dir.join("shape.toml");
-            std::fs::write(&params, format!("[cp]\ndepth_bits = {d}\nlen_bits = {l}\n")).unwrap();
-            let (out, json) = formal_args(&dir, &["--params".into(), params.display().to_string()]);
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "depth_bits {d}, len_bits {l}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let seconds: f64 = properties(&json)
-                .iter()
-                .map(|p| p["seconds"].as_f64().unwrap())
-                .sum();
-            eprintln!("depth_bits {d:>2} len_bits {l:>2}: all pass, {seconds:.1} s in the tasks");
+            shapes.push(format!("depth_bits = {d}\nlen_bits = {l}\n"));
         }
+    }
+    for &q in SUPPORTED_QUEUES {
+        for m in ["enqueue", "dequeue"] {
+            if q == 1 && m == "enqueue" {
+                continue; // the default shape, above
+            }
+            shapes.push(format!("queues = {q}\nmark_at = \"{m}\"\n"));
+        }
+    }
+    for shape in shapes {
+        let label = shape.trim().replace('\n', ", ");
+        let dir = tmp_dir(&format!("formal-shape-{}", label.replace([' ', ',', '"', '='], "")));
+        let params = dir.join("shape.toml");
+        std::fs::write(&params, format!("[cp]\n{shape}")).unwrap();
+        let (out, json) = formal_args(&dir, &["--params".into(), params.display().to_string()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{label}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let seconds: f64 = properties(&json)
+            .iter()
+            .map(|p| p["seconds"].as_f64().unwrap())
+            .sum();
+        eprintln!("{label}: all pass, {seconds:.1} s in the tasks");
     }
 }
 
@@ -504,6 +691,13 @@ fn unknown_blocks_and_tasks_are_usage_errors() {
     let out = common::ccrtl(&["formal", "np"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown block `np`"));
+    let (out, _) = formal_args(&dir, &["--config".into(), "params-q9".into()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no configuration `params-q9`") && err.contains("params-q2-dequeue"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -529,7 +723,7 @@ fn a_run_that_fails_leaves_no_report_that_looks_current() {
     std::fs::create_dir_all(&results).unwrap();
     std::fs::write(results.join("report.json"), "[{\"pass\": true}]").unwrap();
     // A file yosys cannot read: the task ends in a tool error.
-    let v = proof_verilog(&dir).replacen("endmodule // ccrtl_cp\n", "", 1);
+    let v = proof_verilog(&dir, "params").replacen("endmodule // ccrtl_cp\n", "", 1);
     let file = dir.join("broken.v");
     std::fs::write(&file, v).unwrap();
     let (out, _) = formal(&dir, Some(&file), &["p5_ecn"]);
@@ -544,25 +738,37 @@ fn a_run_that_fails_leaves_no_report_that_looks_current() {
     assert!(!dir.join("build/formal/cp.incomplete/report.json").exists());
 }
 
-/// The proofs run on formal/cp/params.toml; docs/formal.md argues that they
-/// carry over to other reset values because the emitted files differ in
-/// nothing else. This checks that they differ in nothing else.
+/// The proofs run on the configurations of formal/cp/; docs/formal.md
+/// argues that they carry over to other reset values because the emitted
+/// files differ in nothing else. This checks, for each configuration, that
+/// its file differs from the file of the same shape with the default reset
+/// values in nothing else.
 #[test]
-fn proof_file_differs_from_the_default_file_only_in_reset_values() {
-    let dir = tmp_dir("formal-reset-only");
-    let proof = proof_verilog(&dir);
-    let default = emit(&tmp_dir("formal-reset-only-default"), None);
-    let (p, d): (Vec<&str>, Vec<&str>) = (proof.lines().collect(), default.lines().collect());
-    assert_eq!(p.len(), d.len());
-    let mut differ = 0;
-    for (a, b) in p.iter().zip(&d) {
-        if a != b {
-            differ += 1;
-            let reset_line = |l: &str| {
-                l.starts_with("//   reset.") || l.trim_start().starts_with("localparam  reset_")
-            };
-            assert!(reset_line(a) && reset_line(b), "differs:\n{a}\n{b}");
+fn proof_files_differ_from_the_default_files_only_in_reset_values() {
+    for config in CONFIGS {
+        let dir = tmp_dir(&format!("formal-reset-only-{config}"));
+        let proof = proof_verilog(&dir, config);
+        // The same file without its [cp.reset] table.
+        let text = std::fs::read_to_string(format!("formal/cp/{config}.toml")).unwrap();
+        let shape = text.split("[cp.reset]").next().unwrap();
+        let shape_dir = tmp_dir(&format!("formal-reset-only-{config}-default"));
+        let shape_file = shape_dir.join("shape.toml");
+        std::fs::write(&shape_file, shape).unwrap();
+        let default = emit(&shape_dir, Some(shape_file.to_str().unwrap()));
+        let (p, d): (Vec<&str>, Vec<&str>) =
+            (proof.lines().collect(), default.lines().collect());
+        assert_eq!(p.len(), d.len(), "{config}");
+        let mut differ = 0;
+        for (a, b) in p.iter().zip(&d) {
+            if a != b {
+                differ += 1;
+                let reset_line = |l: &str| {
+                    l.starts_with("//   reset.")
+                        || l.trim_start().starts_with("localparam  reset_")
+                };
+                assert!(reset_line(a) && reset_line(b), "{config}: differs:\n{a}\n{b}");
+            }
         }
+        assert!(differ > 0, "{config}");
     }
-    assert!(differ > 0);
 }
