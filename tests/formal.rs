@@ -82,8 +82,8 @@ const BUGS: &[Bug] = &[
         name: "wred_compare_off_by_one",
         config: "params",
         edits: &[(
-            "c_wa$0$d = b_ca$0$q - ((a_kdrop$q) & 27'h7ffffff);",
-            "c_wa$0$d = b_ca$0$q - ((a_kdrop$q) & 27'h7ffffff) - 27'h1;",
+            "c_wa$0$d = b_ca$0$q - a_kd$0$q;",
+            "c_wa$0$d = b_ca$0$q - a_kd$0$q - 27'h1;",
             1,
         )],
         fails: &["p2_wred"],
@@ -115,7 +115,7 @@ const BUGS: &[Bug] = &[
     },
     Bug {
         // One more register on the enqueue decision outputs (reset like the
-        // others): every decision leaves 12 cycles after its enqueue.
+        // others): every decision leaves 13 cycles after its enqueue.
         name: "decision_one_cycle_late",
         config: "params",
         edits: &[
@@ -150,8 +150,8 @@ const BUGS: &[Bug] = &[
         name: "mark_at_kmax_compare_strict",
         config: "params",
         edits: &[(
-            "ge_kmax = q_mark >= c_kmax$q;",
-            "ge_kmax = q_mark > c_kmax$q;",
+            "ge_kmax = m0_q$q >= m0_kmax$q;",
+            "ge_kmax = m0_q$q > m0_kmax$q;",
             1,
         )],
         fails: &["p1_mark_thresholds"],
@@ -208,8 +208,8 @@ const BUGS: &[Bug] = &[
         name: "kdrop_loaded_from_kmin",
         config: "params",
         edits: &[(
-            "            kdrop$0$d = s_cfg_kdrop;",
-            "            kdrop$0$d = s_cfg_kmin;",
+            "                kdrop$0$d = ((s_cfg_kdrop) & 27'h7ffffff);",
+            "                kdrop$0$d = ((s_cfg_kmin) & 27'h7ffffff);",
             1,
         )],
         fails: &["p2_wred"],
@@ -293,7 +293,7 @@ const BUGS: &[Bug] = &[
     },
     Bug {
         // One more register on the dequeue decision outputs (reset like the
-        // others): every dequeue decision leaves 12 cycles after it.
+        // others): every dequeue decision leaves 13 cycles after it.
         name: "dequeue_decision_one_cycle_late",
         config: "params-q2-dequeue",
         edits: &[
@@ -567,6 +567,19 @@ fn fast_tier_plants_one_bug_per_property() {
     }
     for b in BUGS {
         assert!(CONFIGS.contains(&b.config), "bug {}: no configuration {}", b.name, b.config);
+    }
+}
+
+/// Every planted bug's text is in the emitted Verilog of its configuration
+/// (cheap: the deep tier runs the bugs, this keeps their texts current).
+#[test]
+fn every_planted_bug_applies_to_its_configuration() {
+    for config in CONFIGS {
+        let dir = tmp_dir(&format!("formal-plant-{config}"));
+        let v = proof_verilog(&dir, config);
+        for b in BUGS.iter().filter(|b| b.config == *config) {
+            plant(&v, b);
+        }
     }
 }
 

@@ -40,7 +40,7 @@
 //                       never change it (queue isolation); q_depth shows the
 //                       queue depth_sel named 3 cycles before
 //   P4 latency          exactly one decision per enqueue and one per dequeue,
-//                       11 cycles after it, none without one; idle outputs
+//                       12 cycles after it, none without one; idle outputs
 //                       are 0
 //   P5 ecn              the ECN a packet leaves with follows its decision: a CE
 //                       packet never leaves not-CE, marks (11) only for ECT,
@@ -64,7 +64,7 @@
 // state the rules for the true depth; split this way a depth bug fails P3b
 // and a decision bug fails the rule it breaks, not every property at once.
 //
-// Assume-guarantee: P1, P2, P3 and P5 pair a decision with the event of 11
+// Assume-guarantee: P1, P2, P3 and P5 pair a decision with the event of 12
 // cycles before, which is P4's statement; those tasks assume P4 (the
 // `P4_RULE` macro) and P4's own task asserts it with nothing assumed but the
 // inputs' contract. So a decision one cycle late fails P4; the tasks that
@@ -115,8 +115,8 @@
 `define F_QUEUE_REGS(i) \
         .kmin$``i``$q(h_kmin[(i)*D +: D]), \
         .kmax$``i``$q(h_kmax[(i)*D +: D]), \
-        .kdrop$``i``$q(h_kdrop[(i)*D +: D]), \
-        .buf_max$``i``$q(h_buf_max[(i)*D +: D]), \
+        .kdrop$``i``$q(h_kdrop[(i)*S +: S]), \
+        .buf_max$``i``$q(h_buf_max[(i)*S +: S]), \
         .depth$``i``$q(h_depth[(i)*S +: S]),
 
 module cp_formal #(
@@ -150,7 +150,7 @@ module cp_formal #(
     localparam L = `CCRTL_LEN_BITS;
     // Width of CP's depth registers (the loop's signed sums).
     localparam S = D + 3;
-    localparam N = 11;  // decision latency (golden LATENCY)
+    localparam N = 12;  // decision latency (golden LATENCY)
     localparam LAG = 3; // q_depth lag (golden DEPTH_LAG)
 `ifdef CCRTL_MARK_AT_DEQUEUE
     localparam MARK_DEQ = 1;
@@ -167,8 +167,10 @@ module cp_formal #(
     wire [D-1:0] q_depth;
     wire [Q-1:0] err_underflow;
     // Registers of CP, exposed by the task script: queue i's in slice i.
-    wire [Q*D-1:0] h_kmin, h_kmax, h_kdrop, h_buf_max;
-    wire [Q*S-1:0] h_depth;
+    // kdrop and buf_max are held S bits wide in CP (their top three bits 0),
+    // compared below with the loaded value widened to S bits.
+    wire [Q*D-1:0] h_kmin, h_kmax;
+    wire [Q*S-1:0] h_kdrop, h_buf_max, h_depth;
 
     ccrtl_cp dut (
         .clk(clk),
@@ -252,6 +254,15 @@ module cp_formal #(
                     f_kdrop[gi*D +: D] <= s_cfg_kdrop;
                     f_buf_max[gi*D +: D] <= s_cfg_buf_max;
                 end
+        end
+    endgenerate
+
+    // The drop thresholds widened to CP's S-bit registers (slice i: queue i).
+    wire [Q*S-1:0] f_kdrop_s, f_buf_max_s;
+    generate
+        for (gi = 0; gi < Q; gi = gi + 1) begin : gw
+            assign f_kdrop_s[gi*S +: S] = {3'b000, f_kdrop[gi*D +: D]};
+            assign f_buf_max_s[gi*S +: S] = {3'b000, f_buf_max[gi*D +: D]};
         end
     endgenerate
 
@@ -493,7 +504,7 @@ module cp_formal #(
         end
     always @(*)
         if (f_past_valid)
-            p2_kdrop_register: assert (h_kdrop == f_kdrop);
+            p2_kdrop_register: assert (h_kdrop == f_kdrop_s);
 `endif
 
 `ifdef CHECK_P3A
@@ -511,7 +522,7 @@ module cp_formal #(
         end
     always @(*)
         if (f_past_valid)
-            p3_buf_max_register: assert (h_buf_max == f_buf_max);
+            p3_buf_max_register: assert (h_buf_max == f_buf_max_s);
     always @(*)
         if (f_past_valid)
             p3_depth_registers_fit: assert (f_depths_fit);
