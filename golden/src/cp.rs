@@ -495,12 +495,15 @@ pub struct Cp {
     /// The queues whose dequeue underflowed in the previous cycle.
     underflowed: u8,
     rng: u32,
-    /// `pipe[i]` holds the decisions of the events of `i + 1` cycles ago.
+    /// A ring: `pipe[(head + i) % LATENCY]` holds the decisions of the
+    /// events of `i + 1` cycles ago (a step moves `head`, not the entries).
     pipe: [Decision; LATENCY],
-    /// `lag[i]`: the selected depth and the underflow bits at the start of
-    /// the cycle `i + 1` cycles ago (what the outputs show [`DEPTH_LAG`]
-    /// cycles later).
+    /// A ring: `lag[(lag_head + i) % DEPTH_LAG]` holds the selected depth
+    /// and the underflow bits at the start of the cycle `i + 1` cycles ago
+    /// (what the outputs show [`DEPTH_LAG`] cycles later).
     lag: [(u32, u8); DEPTH_LAG],
+    head: usize,
+    lag_head: usize,
 }
 
 impl Cp {
@@ -516,6 +519,8 @@ impl Cp {
             rng: seed_or_reset(config.reset.seed),
             pipe: [Decision::default(); LATENCY],
             lag: [(0, 0); DEPTH_LAG],
+            head: 0,
+            lag_head: 0,
         })
     }
 
@@ -554,14 +559,14 @@ impl Cp {
     /// `depth_sel` (0 right after a reset).
     #[inline]
     pub fn previous_depth(&self) -> u32 {
-        self.lag[0].0
+        self.lag[self.lag_head].0
     }
 
     /// The action code decided for an enqueue of the previous cycle, if
     /// there was one (it reaches the outputs [`LATENCY`] - 1 cycles later).
     #[inline]
     pub fn previous_action(&self) -> Option<u8> {
-        let d = self.pipe[0];
+        let d = self.pipe[self.head];
         d.valid.then_some(d.action)
     }
 
@@ -586,8 +591,9 @@ impl Cp {
     /// The outputs during the current cycle, before its clock edge.
     #[inline]
     pub fn outputs(&self) -> CpOut {
-        let d = self.pipe[LATENCY - 1];
-        let (depth, underflow) = self.lag[DEPTH_LAG - 1];
+        // The oldest entries: just before the heads.
+        let d = self.pipe[back(self.head, LATENCY)];
+        let (depth, underflow) = self.lag[back(self.lag_head, DEPTH_LAG)];
         CpOut {
             dec_valid: d.valid,
             dec_action: d.action,
@@ -614,10 +620,9 @@ impl Cp {
         }
         let shape = self.config.shape;
         let u = self.draw(); // Q0.16 uniform draw of this cycle
-        for k in (1..DEPTH_LAG).rev() {
-            self.lag[k] = self.lag[k - 1];
-        }
-        self.lag[0] = (self.depth[shape.queue_of(i.depth_sel)], self.underflow);
+        // Shift the lag line by one: the oldest entry becomes the newest.
+        self.lag_head = back(self.lag_head, DEPTH_LAG);
+        self.lag[self.lag_head] = (self.depth[shape.queue_of(i.depth_sel)], self.underflow);
 
         // Both events see the depths at the start of the cycle.
         let qe = shape.queue_of(i.enq_queue);
@@ -672,10 +677,8 @@ impl Cp {
         }
 
         // Shift the decision pipeline by one stage.
-        for k in (1..LATENCY).rev() {
-            self.pipe[k] = self.pipe[k - 1];
-        }
-        self.pipe[0] = decision;
+        self.head = back(self.head, LATENCY);
+        self.pipe[self.head] = decision;
 
         if i.cfg_valid {
             self.params[shape.queue_of(i.cfg_queue)] = i.cfg;
@@ -684,6 +687,16 @@ impl Cp {
             self.rng = xorshift::next(self.rng);
         }
         out
+    }
+}
+
+/// The ring index before `i` (of `n`).
+#[inline]
+fn back(i: usize, n: usize) -> usize {
+    if i == 0 {
+        n - 1
+    } else {
+        i - 1
     }
 }
 
