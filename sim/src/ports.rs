@@ -126,7 +126,8 @@ pub fn from_hdl(ports: &[ccrtl_hdl::ports::HdlPort], clock: &str) -> Vec<Port> {
 }
 
 /// A port list ready for packing many times (the lockstep packs every
-/// cycle): when every port fits one word, packing is a plain copy.
+/// cycle of a batch at once): when every port fits one word, packing is a
+/// plain copy.
 pub struct Layout<'a> {
     ports: &'a [Port],
     narrow: bool,
@@ -140,15 +141,19 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// As [`pack`].
-    #[inline]
-    pub fn pack(&self, values: &[u128], words: &mut [u32]) {
+    /// Packs rows of values (one row of one value per port per cycle, as
+    /// [`pack`] takes) into rows of words, one after the other.
+    pub fn pack_rows(&self, values: &[u128], words: &mut [u32]) {
         if self.narrow {
             for (w, v) in words.iter_mut().zip(values) {
                 *w = *v as u32;
             }
         } else {
-            pack(self.ports, values, words);
+            let n = self.ports.len().max(1);
+            let nw: usize = self.ports.iter().map(|p| p.words()).sum();
+            for (v, w) in values.chunks_exact(n).zip(words.chunks_exact_mut(nw.max(1))) {
+                pack(self.ports, v, w);
+            }
         }
     }
 }
@@ -236,5 +241,21 @@ mod tests {
         let mut back = [0u128; 3];
         unpack(&ports, &w, &mut back);
         assert_eq!(back, vals);
+    }
+
+    #[test]
+    fn rows_pack_as_each_row_alone() {
+        let wide = [Port::input("a", 1), Port::input("b", 104)];
+        let narrow = [Port::input("a", 1), Port::input("b", 32)];
+        let rows = [1u128, (1u128 << 100) | 5, 0, 0xffff_ffff];
+        for ports in [&wide[..], &narrow[..]] {
+            let n: usize = ports.iter().map(|p| p.words()).sum();
+            let mut one = vec![0u32; 2 * n];
+            pack(ports, &rows[..2], &mut one[..n]);
+            pack(ports, &rows[2..], &mut one[n..]);
+            let mut all = vec![0u32; 2 * n];
+            Layout::new(ports).pack_rows(&rows, &mut all);
+            assert_eq!(all, one);
+        }
     }
 }
