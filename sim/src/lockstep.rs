@@ -525,12 +525,12 @@ struct DontCare {
     rng: Rng,
     /// Index of the reset input.
     reset: Option<usize>,
-    /// The streams with payload ports.
-    streams: Vec<Stream>,
-    /// Every payload port as (stream, index in its ports), in port order:
-    /// the order the tables are drawn in.
+    /// The payload ports as runs of consecutive ports of one stream.
+    runs: Vec<Run>,
+    /// Every payload port as (run, index in it), in port order: the order
+    /// the tables are drawn in.
     order: Vec<(usize, usize)>,
-    /// Where this batch starts in the tables.
+    /// Where this batch's cycles start in the tables.
     offset: usize,
     /// Largest value of every input port.
     max: Vec<u128>,
@@ -538,50 +538,42 @@ struct DontCare {
 
 const POOL: usize = 64;
 
-/// A valid input and the payload ports it gates.
-struct Stream {
+/// Consecutive payload ports gated by one valid.
+struct Run {
     valid: usize,
-    ports: Vec<usize>,
-    /// The first port, when the ports are consecutive.
-    first: Option<usize>,
-    /// The tables as `POOL` rows of one value per port, each port's table
-    /// rotated by its `11 g`: in cycle `k` the stream's ports take row
+    first: usize,
+    n: usize,
+    /// The ports' tables as `POOL` rows of `n` values, each port's table
+    /// rotated by its `11 g`: in cycle `k` the ports take row
     /// `(37 k + offset) mod POOL` as it is.
     rows: Vec<u128>,
 }
 
 impl DontCare {
     fn new(ins: &[Port], cares: &[Care], reset: Option<usize>, seed: u64) -> DontCare {
-        let mut streams: Vec<Stream> = vec![];
+        let mut runs: Vec<Run> = vec![];
         let mut order = vec![];
         for (j, c) in cares.iter().enumerate() {
             let Care::Gated(v) = *c else { continue };
-            let s = match streams.iter().position(|s| s.valid == v) {
-                Some(s) => s,
-                None => {
-                    streams.push(Stream {
-                        valid: v,
-                        ports: vec![],
-                        first: None,
-                        rows: vec![],
-                    });
-                    streams.len() - 1
-                }
-            };
-            order.push((s, streams[s].ports.len()));
-            streams[s].ports.push(j);
-        }
-        for s in &mut streams {
-            s.rows = vec![0; POOL * s.ports.len()];
-            let f = s.ports[0];
-            if s.ports.iter().enumerate().all(|(q, &j)| j == f + q) {
-                s.first = Some(f);
+            match runs.last_mut() {
+                Some(r) if r.valid == v && r.first + r.n == j => r.n += 1,
+                _ => runs.push(Run {
+                    valid: v,
+                    first: j,
+                    n: 1,
+                    rows: vec![],
+                }),
             }
+            let r = runs.len() - 1;
+            order.push((r, runs[r].n - 1));
+        }
+        for r in &mut runs {
+            r.rows = vec![0; POOL * r.n];
         }
         DontCare {
             rng: Rng::new(seed),
             reset,
-            streams,
+            runs,
             order,
             offset: 0,
             max: ins.iter().map(|p| p.max()).collect(),
@@ -592,9 +584,9 @@ impl DontCare {
     fn refill(&mut self) {
         let r = &mut self.rng;
         let mut table = [0u128; POOL];
-        for (g, &(s, q)) in self.order.iter().enumerate() {
-            let s = &mut self.streams[s];
-            let max = self.max[s.ports[q]];
+        for (g, &(run, q)) in self.order.iter().enumerate() {
+            let run = &mut self.runs[run];
+            let max = self.max[run.first + q];
             for x in table.iter_mut() {
                 let mut v = r.next_u64() as u128;
                 if max > u64::MAX as u128 {
@@ -602,8 +594,7 @@ impl DontCare {
                 }
                 *x = v & max;
             }
-            let n = s.ports.len();
-            for (e, row) in s.rows.chunks_exact_mut(n).enumerate() {
+            for (e, row) in run.rows.chunks_exact_mut(run.n).enumerate() {
                 row[q] = table[(e + g * 11) & (POOL - 1)];
             }
         }
@@ -617,22 +608,11 @@ impl DontCare {
         let in_reset = self.reset.is_some_and(|x| values[x] != 0);
         let mut changed = false;
         let e = k.wrapping_mul(37).wrapping_add(self.offset) & (POOL - 1);
-        // One test per valid, not one per payload port.
-        for s in &self.streams {
-            if in_reset || values[s.valid] == 0 {
-                let n = s.ports.len();
-                let row = &s.rows[e * n..(e + 1) * n];
-                match s.first {
-                    Some(f) => {
-                        for (v, &x) in values[f..f + n].iter_mut().zip(row) {
-                            *v = x;
-                        }
-                    }
-                    None => {
-                        for (&j, &x) in s.ports.iter().zip(row) {
-                            values[j] = x;
-                        }
-                    }
+        for r in &self.runs {
+            if in_reset || values[r.valid] == 0 {
+                let row = &r.rows[e * r.n..(e + 1) * r.n];
+                for (v, &x) in values[r.first..r.first + r.n].iter_mut().zip(row) {
+                    *v = x;
                 }
                 changed = true;
             }
