@@ -18,7 +18,13 @@
 //! back the same way. A port wider than 64 bits is thus no special case.
 //! One FFI call runs a batch of cycles; each cycle sets the inputs with the
 //! clock low, evaluates, reads the outputs (the values seen during the
-//! cycle), raises the clock and evaluates.
+//! cycle), raises the clock and evaluates. A design that uses only its
+//! clock's rising edge (no `negedge` in its text, no cell library) is
+//! verilated inside a generated wrapper that does the same in one
+//! evaluation a cycle ([`wrapper_source`]): Verilator 5 evaluates the logic
+//! of the inputs in every evaluation, and the second one of a cycle did it
+//! again on unchanged inputs. The design alone is verilated first for the
+//! port check.
 //!
 //! Power-up state is random: the model is verilated with `--x-initial unique
 //! --x-assign unique` and every instance is created with a seed of its own
@@ -41,7 +47,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 11;
+const SHIM_VERSION: u32 = 12;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -346,6 +352,11 @@ fn compile(
     }
     std::fs::write(dir.join(&vname), verilog)?;
     let obj = dir.join("obj");
+    let order = single_eval(verilog, library, top, clock, ports);
+    let wrapped = order.is_some();
+    // The design alone first: its generated header gives the ports to
+    // check (and, without the wrapper, it is the model).
+    let design_dir = if wrapped { "design" } else { "obj" };
     // Verilator runs in the build directory on the file's bare name, so its
     // messages (and the file names compiled into the model) can be given
     // the user's file name back.
@@ -355,14 +366,29 @@ fn compile(
             .args(["--cc", "-O3", "--assert"])
             .args(["--x-assign", "unique", "--x-initial", "unique"])
             .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
-            .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", "obj"])
+            .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", design_dir])
             .arg(&vname)
             .args(&extra),
         Some((&vname, source_name)),
     )?;
 
-    let header = std::fs::read_to_string(obj.join("Vdut.h"))?;
+    let header = std::fs::read_to_string(dir.join(design_dir).join("Vdut.h"))?;
     check_ports(&header, source_name, top, clock, ports)?;
+
+    if let Some(order) = &order {
+        std::fs::write(dir.join(WRAPPER_FILE), wrapper_source(top, clock, ports, order))?;
+        run(
+            Command::new("verilator")
+                .current_dir(dir)
+                .args(["--cc", "-O3", "--assert"])
+                .args(["--x-assign", "unique", "--x-initial", "unique"])
+                .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
+                .args(["--top-module", WRAPPER, "--prefix", "Vdut", "-Mdir", "obj"])
+                .arg(WRAPPER_FILE)
+                .arg(&vname),
+            Some((&vname, source_name)),
+        )?;
+    }
 
     // One translation unit (the generated C++ and the shim): Verilator's
     // headers are parsed once, which makes a build take ~1.5 s, not ~8 s.
@@ -376,7 +402,7 @@ fn compile(
         let name = src.file_name().map(|n| n.to_string_lossy().into_owned());
         let _ = writeln!(unity, "#include \"{}\"", name.unwrap_or_default());
     }
-    unity.push_str(&shim_source(clock, ports));
+    unity.push_str(&shim_source(clock, ports, wrapped));
     std::fs::write(dir.join("unity.cpp"), unity)?;
 
     let root = tool_output("verilator", &["--getenv", "VERILATOR_ROOT"])?;
@@ -563,9 +589,170 @@ fn check_ports(
     }
 }
 
+/// The port order of a single-evaluation model: the order of the top
+/// module's header, when the design uses only its clock's rising edge (no
+/// `negedge` in its text, no cell library: the vendors' cell models have
+/// falling-edge cells) and the header names each port exactly once. `None`:
+/// two evaluations a cycle. (Such a design behaves the same either way,
+/// state and outputs, cycle by cycle, from the same power-up state.)
+fn single_eval<'a>(
+    verilog: &str,
+    library: Option<&CellLibrary>,
+    top: &str,
+    clock: &'a str,
+    ports: &'a [Port],
+) -> Option<Vec<&'a str>> {
+    if library.is_some() || verilog.contains("negedge") {
+        return None;
+    }
+    let names: Vec<&str> = std::iter::once(clock)
+        .chain(ports.iter().map(|p| p.name))
+        .collect();
+    let order = header_order(verilog, top, &names)?;
+    (order.len() == names.len()).then_some(order)
+}
+
+/// The port names of `names` in the order the header of module `top`
+/// (`module top [#(...)] (...);`, comments removed) lists them.
+fn header_order<'a>(verilog: &str, top: &str, names: &[&'a str]) -> Option<Vec<&'a str>> {
+    // Comments out (the header is short; a block comment is skipped whole).
+    let mut text = String::new();
+    let mut rest = verilog;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("//") {
+            rest = r.find('\n').map_or("", |i| &r[i..]);
+        } else if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.find("*/").map_or("", |i| &r[i + 2..]);
+            text.push(' ');
+        } else {
+            let c = rest.chars().next()?;
+            text.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let words: Vec<(usize, &str)> = text
+        .match_indices(|c: char| !ident(c))
+        .scan(0, |start, (i, sep)| {
+            let w = (*start, &text[*start..i]);
+            *start = i + sep.len();
+            Some(w)
+        })
+        .filter(|(_, w)| !w.is_empty())
+        .collect();
+    let at = words
+        .windows(2)
+        .find(|w| w[0].1 == "module" && w[1].1 == top)
+        .map(|w| w[1].0 + top.len())?;
+    // Past an optional parameter list, the port list in parentheses.
+    let mut tail = text[at..].trim_start();
+    if let Some(t) = tail.strip_prefix('#') {
+        tail = t.trim_start();
+        let mut depth = 0;
+        let end = tail.char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        })?;
+        tail = tail[end + 1..].trim_start();
+    }
+    let list = tail.strip_prefix('(')?;
+    let list = &list[..list.find(';')?];
+    let mut order: Vec<&str> = vec![];
+    for w in list.split(|c: char| !ident(c)) {
+        if let Some(&n) = names.iter().find(|&&n| n == w) {
+            if order.contains(&n) {
+                return None;
+            }
+            order.push(n);
+        }
+    }
+    Some(order)
+}
+
+/// The wrapper around the design of a single-evaluation model, and its file.
+const WRAPPER: &str = "ccrtl_lockstep_wrapper";
+const WRAPPER_FILE: &str = "ccrtl_lockstep_wrapper.sv";
+
+/// Verilog of the single-evaluation wrapper: the design's ports, in the
+/// design's order, the clock replaced by an input `ccrtl_lockstep_tick`
+/// that the shim flips once a cycle, then one output
+/// `ccrtl_lockstep_q_<port>` per output. The design's clock is
+/// `tick ^ phase`: flipping the tick raises it, and its rising edge flips
+/// the phase, which lowers it again, all in one evaluation (Verilator 5
+/// evaluates the logic of the inputs once an evaluation, so the second
+/// evaluation of a two-evaluation cycle computed it again on unchanged
+/// inputs). The outputs of the cycle are the `_q_` ports: the design's
+/// outputs sampled at that edge (a nonblocking assignment reads the values
+/// before the edge), so an output that depends on inputs through logic is
+/// seen as before.
+///
+/// The power-up state is that of the design alone: the wrapper's ports are
+/// the design's, in the same order and widths (the clock's place taken by
+/// the 1-bit tick), so they draw the same random values from the instance's
+/// seed, and everything the wrapper adds is 2-state (`bit`), which
+/// Verilator sets to 0 without a draw; so every register of the design
+/// draws the value it drew before.
+fn wrapper_source(top: &str, clock: &str, ports: &[Port], order: &[&str]) -> String {
+    let range = |w: u32| {
+        if w > 1 {
+            format!("[{}:0] ", w - 1)
+        } else {
+            String::new()
+        }
+    };
+    let outs: Vec<&Port> = ports.iter().filter(|p| p.dir == Dir::Out).collect();
+    let mut decl = vec![];
+    for &n in order {
+        decl.push(match ports.iter().find(|p| p.name == n) {
+            None => "    input wire ccrtl_lockstep_tick".to_string(),
+            Some(p) => format!("    {} wire {}{}", p.dir, range(p.width), p.name),
+        });
+    }
+    for p in &outs {
+        decl.push(format!(
+            "    output bit {}ccrtl_lockstep_q_{}",
+            range(p.width),
+            p.name
+        ));
+    }
+    let mut conn = vec![];
+    for &n in order {
+        conn.push(if n == clock {
+            format!("        .{clock}(ccrtl_lockstep_clk)")
+        } else {
+            format!("        .{n}({n})")
+        });
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// Generated by ccrtl-sim: one evaluation a cycle (sim/src/verilator.rs)."
+    );
+    let _ = writeln!(s, "module {WRAPPER}(\n{}\n);", decl.join(",\n"));
+    let _ = writeln!(s, "    bit ccrtl_lockstep_phase;");
+    let _ = writeln!(s, "    bit ccrtl_lockstep_clk;");
+    let _ = writeln!(
+        s,
+        "    assign ccrtl_lockstep_clk = ccrtl_lockstep_tick ^ ccrtl_lockstep_phase;"
+    );
+    let _ = writeln!(s, "    {top} dut(\n{}\n    );", conn.join(",\n"));
+    let _ = writeln!(s, "    always @(posedge ccrtl_lockstep_clk) begin");
+    let _ = writeln!(s, "        ccrtl_lockstep_phase <= ~ccrtl_lockstep_phase;");
+    for p in &outs {
+        let _ = writeln!(s, "        ccrtl_lockstep_q_{0} <= {0};", p.name);
+    }
+    let _ = writeln!(s, "    end");
+    let _ = writeln!(s, "endmodule");
+    s
+}
+
 /// C++ for `ccrtl_new`, `ccrtl_free`, `ccrtl_cycles`, `ccrtl_event` and the
 /// runtime's `vl_finish`, `vl_stop`, `vl_fatal`.
-fn shim_source(clock: &str, ports: &[Port]) -> String {
+fn shim_source(clock: &str, ports: &[Port], wrapped: bool) -> String {
     let in_words = words_of(ports, Dir::In);
     let out_words = words_of(ports, Dir::Out);
     let mut s = String::new();
@@ -624,7 +811,9 @@ CCRTL_EXPORT void* ccrtl_new(uint32_t seed) {
   c->m = new Vdut(&c->ctx, "dut");
 "#,
     );
-    let _ = writeln!(s, "  c->m->{clock} = 0;");
+    // The clock (or the wrapper's tick) low, and a first evaluation.
+    let clk = if wrapped { "ccrtl_lockstep_tick" } else { clock };
+    let _ = writeln!(s, "  c->m->{clk} = 0;");
     s.push_str(
         r#"  try { c->m->eval(); } catch (CcrtlStop&) {}
   return c;
@@ -649,7 +838,9 @@ CCRTL_EXPORT uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint
     );
     s = s.replace("IN_WORDS", &in_words.to_string());
     s = s.replace("OUT_WORDS", &out_words.to_string());
-    let _ = writeln!(s, "      m->{clock} = 0;");
+    if !wrapped {
+        let _ = writeln!(s, "      m->{clock} = 0;");
+    }
     let mut off = 0;
     for p in ports.iter().filter(|p| p.dir == Dir::In) {
         let n = p.name;
@@ -672,10 +863,17 @@ CCRTL_EXPORT uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint
         }
         off += p.words();
     }
-    s.push_str("      m->eval();\n");
+    if wrapped {
+        // One evaluation: the rising edge, the outputs sampled before it.
+        s.push_str("      m->ccrtl_lockstep_tick ^= 1;\n      m->eval();\n");
+        s.push_str("      if (c->kind) return i;\n");
+    } else {
+        s.push_str("      m->eval();\n");
+    }
     let mut off = 0;
     for p in ports.iter().filter(|p| p.dir == Dir::Out) {
-        let n = p.name;
+        let q = format!("ccrtl_lockstep_q_{}", p.name);
+        let n = if wrapped { q.as_str() } else { p.name };
         match p.width {
             0..=32 => {
                 let _ = writeln!(s, "      out[{off}] = (uint32_t)m->{n};");
@@ -696,9 +894,11 @@ CCRTL_EXPORT uint64_t ccrtl_cycles(void* p, uint64_t n, const uint32_t* in, uint
         }
         off += p.words();
     }
-    let _ = writeln!(s, "      if (c->kind) return i;");
-    let _ = writeln!(s, "      m->{clock} = 1; m->eval();");
-    let _ = writeln!(s, "      if (c->kind) return i;");
+    if !wrapped {
+        let _ = writeln!(s, "      if (c->kind) return i;");
+        let _ = writeln!(s, "      m->{clock} = 1; m->eval();");
+        let _ = writeln!(s, "      if (c->kind) return i;");
+    }
     s.push_str("    }\n  } catch (CcrtlStop&) {}\n  return i;\n}\n}\n");
     s
 }
@@ -781,5 +981,84 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn header_order_reads_the_top_modules_port_list() {
+        let names = ["clk", "a", "b", "q"];
+        let v = "module other(q, b);\n// module t(b, a)\nmodule t #(parameter W = (2)) /* (q) */ (\n  input clk, // a\n  input [W-1:0] b, a,\n  output q);\nendmodule";
+        assert_eq!(header_order(v, "t", &names), Some(vec!["clk", "b", "a", "q"]));
+        assert_eq!(
+            header_order("module t(clk, a, b, q, a);", "t", &names),
+            None,
+            "a port named twice"
+        );
+        assert_eq!(header_order("module t(clk, a, q);", "t", &names).map(|o| o.len()), Some(3));
+        assert_eq!(header_order("module u(clk, a, b, q);", "t", &names), None);
+    }
+
+    /// A design verilated for one evaluation a cycle gives the outputs and
+    /// the power-up state of the same design in two evaluations a cycle
+    /// (forced here by a comment that says `negedge`): an output that
+    /// depends on an input through logic, one straight from a register, a
+    /// register that reset does not clear, a 100-bit port.
+    #[test]
+    fn one_evaluation_a_cycle_matches_two() {
+        // Inputs and outputs interleaved in the header, the clock not first.
+        let verilog = "module t(input wire [7:0] a, output reg [7:0] sum, input wire clk,
+    output reg [7:0] q, input wire rst, input wire [99:0] w, output reg [99:0] wq,
+    output reg [15:0] junk);
+    reg [7:0] n;
+    reg [15:0] free;
+    always @(*) sum = a + n;
+    always @(posedge clk) begin
+        if (rst) n <= 8'd0; else n <= n + a;
+        q <= n ^ a;
+        wq <= w ^ {92'd0, n};
+        free <= free + 16'd1;
+    end
+    always @(*) junk = free;
+endmodule
+";
+        let ports = [
+            Port::input("rst", 1),
+            Port::input("a", 8),
+            Port::input("w", 100),
+            Port::output("sum", 8),
+            Port::output("q", 8),
+            Port::output("wq", 100),
+            Port::output("junk", 16),
+        ];
+        assert!(single_eval(verilog, None, "t", "clk", &ports).is_some());
+        let two_evals = format!("// negedge: two evaluations a cycle\n{verilog}");
+        assert!(single_eval(&two_evals, None, "t", "clk", &ports).is_none());
+        let cache = std::env::temp_dir().join(format!(
+            "ccrtl-one-eval-test-{}",
+            crate::fsutil::unique_suffix()
+        ));
+        let one = Model::build(verilog, "t.v", "t", "clk", &ports, &cache).unwrap();
+        let two = Model::build(&two_evals, "t.v", "t", "clk", &ports, &cache).unwrap();
+        let (iw, ow) = (words_of(&ports, Dir::In), words_of(&ports, Dir::Out));
+        let mut r = crate::rng::Rng::new(3);
+        let n = 500;
+        let mut ins = vec![0u32; n * iw];
+        for (k, x) in ins.iter_mut().enumerate() {
+            *x = r.next_u32();
+            if k % iw == 0 {
+                *x = (k / iw % 97 == 5) as u32;
+            }
+        }
+        // w is 100 bits: its top word has 4.
+        for k in 0..n {
+            ins[k * iw + 1] &= 0xff;
+            ins[k * iw + 5] &= 0xf;
+        }
+        for seed in [1, 2, 77] {
+            let (mut a, mut b) = (vec![0u32; n * ow], vec![0u32; n * ow]);
+            one.instantiate(seed).cycles(n, &ins, &mut a).unwrap();
+            two.instantiate(seed).cycles(n, &ins, &mut b).unwrap();
+            assert_eq!(a, b, "power-up seed {seed}");
+        }
+        let _ = std::fs::remove_dir_all(&cache);
     }
 }
