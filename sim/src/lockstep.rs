@@ -36,7 +36,8 @@ use crate::verilator::{self, DesignStop};
 pub trait Dut<B: Block> {
     fn name(&self) -> &str;
     /// Runs `n` cycles. `in_words` holds the inputs packed (one packed
-    /// array per cycle), `ins` the same as structs; `out_words` receives the packed outputs. If the
+    /// array per cycle), `ins` the same as structs (kept only if some
+    /// design [`Dut::uses_structs`]); `out_words` receives the packed outputs. If the
     /// design stops itself in cycle `k` of the batch, the outputs of cycles
     /// `0..k` are valid and `Err((k, why))` is returned.
     fn run(
@@ -46,6 +47,11 @@ pub trait Dut<B: Block> {
         in_words: &[u32],
         out_words: &mut [u32],
     ) -> Result<(), (usize, DesignStop)>;
+    /// Whether [`Dut::run`] reads `ins`; when no design does, the lockstep
+    /// does not keep the inputs as structs.
+    fn uses_structs(&self) -> bool {
+        true
+    }
 }
 
 /// A Verilator model as a design under test.
@@ -105,6 +111,9 @@ impl<B: Block> Dut<B> for VerilatorDut {
         out_words: &mut [u32],
     ) -> Result<(), (usize, DesignStop)> {
         self.inst.cycles(n, in_words, out_words)
+    }
+    fn uses_structs(&self) -> bool {
+        false
     }
 }
 
@@ -312,6 +321,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
     let bar = progress_bar(opts);
     let keep = opts.before.div_ceil(bsize) + 1;
     let n_duts = duts.len();
+    let keep_structs = duts.iter().any(|d| d.uses_structs());
     let mut history: VecDeque<Batch<B::In>> = VecDeque::new();
     let new_batch = || Batch {
         start: 0,
@@ -376,7 +386,9 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
             B::cover(&golden, &prev, &i, &mut cov);
             let o = B::golden_step(&mut golden, &i);
             B::encode_out(&o, ovals);
-            b.ins.push(i);
+            if keep_structs {
+                b.ins.push(i);
+            }
             prev = i;
         }
         in_layout.pack_rows(&in_rows[..n * nin], &mut b.in_words[..n * iw]);
@@ -387,7 +399,7 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
         for (d, dut) in duts.iter_mut().enumerate() {
             if let Err((k, why)) = dut.run(
                 n,
-                &b.ins[..n],
+                &b.ins[..b.ins.len().min(n)],
                 &b.in_words[..n * iw],
                 &mut b.actual[d][..n * ow],
             ) {
