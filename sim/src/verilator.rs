@@ -1061,4 +1061,60 @@ endmodule
         }
         let _ = std::fs::remove_dir_all(&cache);
     }
+
+    /// A design that stops itself stops in the same cycle, with the same
+    /// outputs before it, whether it is evaluated once a cycle or twice: a
+    /// stop at the clock edge, an assertion in logic on an input and the
+    /// state (before the edge), and one on the state the edge wrote.
+    #[test]
+    fn one_evaluation_a_cycle_stops_in_the_same_cycle_as_two() {
+        let ports = [Port::input("rst", 1), Port::input("a", 8), Port::output("n", 8)];
+        let design = |what: &str| {
+            format!(
+                "module t(input wire clk, input wire rst, input wire [7:0] a, output reg [7:0] n);
+    always @(posedge clk) begin
+        if (rst) n <= 8'd0; else n <= n + 8'd1;
+        {what}
+    end
+endmodule
+"
+            )
+        };
+        let cases = [
+            ("if (!rst && n == 8'd40) $finish;", "", 41),
+            ("", "always @(*) if (!rst && a == 8'd7 && n > 8'd20) $stop;", 0),
+            ("", "always @(*) assert (rst || n != 8'd60);", 60),
+        ];
+        let cache = std::env::temp_dir().join(format!(
+            "ccrtl-one-eval-stop-test-{}",
+            crate::fsutil::unique_suffix()
+        ));
+        let n = 200;
+        let mut ins = vec![0u32; n * 2];
+        let mut r = crate::rng::Rng::new(11);
+        ins[0] = 1;
+        for k in 1..n {
+            // `a` is 7 first in cycle 30 (n == 28 during it).
+            ins[k * 2 + 1] = if k == 30 { 7 } else { r.next_u32() % 7 };
+        }
+        for (edge, logic, expect) in cases {
+            let verilog = design(edge).replace("endmodule", &format!("    {logic}\nendmodule"));
+            let two_evals = format!("// negedge: two evaluations a cycle\n{verilog}");
+            assert!(single_eval(&verilog, None, "t", "clk", &ports).is_some());
+            let one = Model::build(&verilog, "t.v", "t", "clk", &ports, &cache).unwrap();
+            let two = Model::build(&two_evals, "t.v", "t", "clk", &ports, &cache).unwrap();
+            let (mut a, mut b) = (vec![0u32; n], vec![0u32; n]);
+            let (ka, why_a) = one.instantiate(1).cycles(n, &ins, &mut a).expect_err(logic);
+            let (kb, why_b) = two.instantiate(1).cycles(n, &ins, &mut b).expect_err(logic);
+            assert_eq!(ka, kb, "{edge}{logic}: {why_a} / {why_b}");
+            if expect > 0 {
+                assert_eq!(ka, expect, "{edge}{logic}");
+            } else {
+                assert_eq!(ka, 30, "{edge}{logic}");
+            }
+            assert_eq!(why_a.kind, why_b.kind);
+            assert_eq!(a[..ka], b[..kb], "{edge}{logic}: outputs before the stop");
+        }
+        let _ = std::fs::remove_dir_all(&cache);
+    }
 }
