@@ -47,7 +47,7 @@ use sha2::{Digest, Sha256};
 use crate::ports::{Dir, Port};
 
 /// Changes whenever the generated shim changes, to invalidate the cache.
-const SHIM_VERSION: u32 = 12;
+const SHIM_VERSION: u32 = 13;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerilatorError {
@@ -592,9 +592,11 @@ fn check_ports(
 /// The port order of a single-evaluation model: the order of the top
 /// module's header, when the design uses only its clock's rising edge (no
 /// `negedge` in its text, no cell library: the vendors' cell models have
-/// falling-edge cells) and the header names each port exactly once. `None`:
-/// two evaluations a cycle. (Such a design behaves the same either way,
-/// state and outputs, cycle by cycle, from the same power-up state.)
+/// falling-edge cells; no edge of an input port other than the clock, whose
+/// edge would come in the clock's evaluation instead of the one before it)
+/// and the header names each port exactly once. `None`: two evaluations a
+/// cycle. (Such a design behaves the same either way, state and outputs,
+/// cycle by cycle, from the same power-up state.)
 fn single_eval<'a>(
     verilog: &str,
     library: Option<&CellLibrary>,
@@ -604,6 +606,16 @@ fn single_eval<'a>(
 ) -> Option<Vec<&'a str>> {
     if library.is_some() || verilog.contains("negedge") {
         return None;
+    }
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut last = "";
+    for w in verilog.split(|c: char| !ident(c)).filter(|w| !w.is_empty()) {
+        if matches!(last, "posedge" | "edge")
+            && ports.iter().any(|p| p.dir == Dir::In && p.name == w)
+        {
+            return None;
+        }
+        last = w;
     }
     let names: Vec<&str> = std::iter::once(clock)
         .chain(ports.iter().map(|p| p.name))
@@ -1032,6 +1044,9 @@ endmodule
         assert!(single_eval(verilog, None, "t", "clk", &ports).is_some());
         let two_evals = format!("// negedge: two evaluations a cycle\n{verilog}");
         assert!(single_eval(&two_evals, None, "t", "clk", &ports).is_none());
+        // An edge of another input (an asynchronous reset, a second clock).
+        let async_reset = verilog.replace("posedge clk)", "posedge clk or posedge rst)");
+        assert!(single_eval(&async_reset, None, "t", "clk", &ports).is_none());
         let cache = std::env::temp_dir().join(format!(
             "ccrtl-one-eval-test-{}",
             crate::fsutil::unique_suffix()
