@@ -19,12 +19,12 @@
 //! One FFI call runs a batch of cycles; each cycle sets the inputs with the
 //! clock low, evaluates, reads the outputs (the values seen during the
 //! cycle), raises the clock and evaluates. A design that uses only its
-//! clock's rising edge (no `negedge` in its text, no cell library) is
-//! verilated inside a generated wrapper that does the same in one
-//! evaluation a cycle ([`wrapper_source`]): Verilator 5 evaluates the logic
-//! of the inputs in every evaluation, and the second one of a cycle did it
-//! again on unchanged inputs. The design alone is verilated first for the
-//! port check.
+//! clock's rising edge (no `negedge` in its text, no edge of another input,
+//! no cell library) is verilated inside a generated wrapper that does the
+//! same in one evaluation a cycle ([`wrapper_source`]): Verilator 5
+//! evaluates the logic of the inputs in every evaluation, and the second
+//! one of a cycle did it again on unchanged inputs. The design alone is
+//! verilated first for the port check.
 //!
 //! Power-up state is random: the model is verilated with `--x-initial unique
 //! --x-assign unique` and every instance is created with a seed of its own
