@@ -620,6 +620,7 @@ impl Cp {
         }
         let shape = self.config.shape;
         let u = self.draw(); // Q0.16 uniform draw of this cycle
+
         // Shift the lag line by one: the oldest entry becomes the newest.
         self.lag_head = back(self.lag_head, DEPTH_LAG);
         self.lag[self.lag_head] = (self.depth[shape.queue_of(i.depth_sel)], self.underflow);

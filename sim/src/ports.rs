@@ -151,7 +151,10 @@ impl<'a> Layout<'a> {
         } else {
             let n = self.ports.len().max(1);
             let nw: usize = self.ports.iter().map(|p| p.words()).sum();
-            for (v, w) in values.chunks_exact(n).zip(words.chunks_exact_mut(nw.max(1))) {
+            for (v, w) in values
+                .chunks_exact(n)
+                .zip(words.chunks_exact_mut(nw.max(1)))
+            {
                 pack(self.ports, v, w);
             }
         }

@@ -376,7 +376,10 @@ fn compile(
     check_ports(&header, source_name, top, clock, ports)?;
 
     if let Some(order) = &order {
-        std::fs::write(dir.join(WRAPPER_FILE), wrapper_source(top, clock, ports, order))?;
+        std::fs::write(
+            dir.join(WRAPPER_FILE),
+            wrapper_source(top, clock, ports, order),
+        )?;
         run(
             Command::new("verilator")
                 .current_dir(dir)
@@ -824,7 +827,11 @@ CCRTL_EXPORT void* ccrtl_new(uint32_t seed) {
 "#,
     );
     // The clock (or the wrapper's tick) low, and a first evaluation.
-    let clk = if wrapped { "ccrtl_lockstep_tick" } else { clock };
+    let clk = if wrapped {
+        "ccrtl_lockstep_tick"
+    } else {
+        clock
+    };
     let _ = writeln!(s, "  c->m->{clk} = 0;");
     s.push_str(
         r#"  try { c->m->eval(); } catch (CcrtlStop&) {}
@@ -999,13 +1006,19 @@ mod tests {
     fn header_order_reads_the_top_modules_port_list() {
         let names = ["clk", "a", "b", "q"];
         let v = "module other(q, b);\n// module t(b, a)\nmodule t #(parameter W = (2)) /* (q) */ (\n  input clk, // a\n  input [W-1:0] b, a,\n  output q);\nendmodule";
-        assert_eq!(header_order(v, "t", &names), Some(vec!["clk", "b", "a", "q"]));
+        assert_eq!(
+            header_order(v, "t", &names),
+            Some(vec!["clk", "b", "a", "q"])
+        );
         assert_eq!(
             header_order("module t(clk, a, b, q, a);", "t", &names),
             None,
             "a port named twice"
         );
-        assert_eq!(header_order("module t(clk, a, q);", "t", &names).map(|o| o.len()), Some(3));
+        assert_eq!(
+            header_order("module t(clk, a, q);", "t", &names).map(|o| o.len()),
+            Some(3)
+        );
         assert_eq!(header_order("module u(clk, a, b, q);", "t", &names), None);
     }
 
@@ -1083,7 +1096,11 @@ endmodule
     /// state (before the edge), and one on the state the edge wrote.
     #[test]
     fn one_evaluation_a_cycle_stops_in_the_same_cycle_as_two() {
-        let ports = [Port::input("rst", 1), Port::input("a", 8), Port::output("n", 8)];
+        let ports = [
+            Port::input("rst", 1),
+            Port::input("a", 8),
+            Port::output("n", 8),
+        ];
         let design = |what: &str| {
             format!(
                 "module t(input wire clk, input wire rst, input wire [7:0] a, output reg [7:0] n);
@@ -1097,7 +1114,11 @@ endmodule
         };
         let cases = [
             ("if (!rst && n == 8'd40) $finish;", "", 41),
-            ("", "always @(*) if (!rst && a == 8'd7 && n > 8'd20) $stop;", 0),
+            (
+                "",
+                "always @(*) if (!rst && a == 8'd7 && n > 8'd20) $stop;",
+                0,
+            ),
             ("", "always @(*) assert (rst || n != 8'd60);", 60),
         ];
         let cache = std::env::temp_dir().join(format!(
