@@ -17,7 +17,21 @@ fn main() {
         .unwrap_or(false);
     let rev = if dirty { format!("{hash}-dirty") } else { hash };
     println!("cargo:rustc-env=CCRTL_GIT_REV={rev}");
-    for p in ["../.git/HEAD", "../.git/index", "../.git/refs/heads"] {
+    // Rebuild when the commit or the index changes. Paths asked from git,
+    // so that a worktree (whose `.git` is a file) watches its own HEAD and
+    // index: a path that does not exist makes cargo rerun this script on
+    // every build, which rebuilt hdl and everything after it each time.
+    let watched: Vec<String> = ["HEAD", "index", "refs/heads", "packed-refs"]
+        .iter()
+        .filter_map(|p| git(&["rev-parse", "--path-format=absolute", "--git-path", p]))
+        .filter(|p| std::path::Path::new(p).exists())
+        .collect();
+    if watched.is_empty() {
+        for p in ["../.git/HEAD", "../.git/index", "../.git/refs/heads"] {
+            println!("cargo:rerun-if-changed={p}");
+        }
+    }
+    for p in watched {
         println!("cargo:rerun-if-changed={p}");
     }
 }
