@@ -361,12 +361,7 @@ fn compile(
     // messages (and the file names compiled into the model) can be given
     // the user's file name back.
     run(
-        Command::new("verilator")
-            .current_dir(dir)
-            .args(["--cc", "-O3", "--assert"])
-            .args(["--x-assign", "unique", "--x-initial", "unique"])
-            .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
-            .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", design_dir])
+        verilator_command(dir, top, design_dir)
             .arg(&vname)
             .args(&extra),
         Some((&vname, source_name)),
@@ -381,12 +376,7 @@ fn compile(
             wrapper_source(top, clock, ports, order),
         )?;
         run(
-            Command::new("verilator")
-                .current_dir(dir)
-                .args(["--cc", "-O3", "--assert"])
-                .args(["--x-assign", "unique", "--x-initial", "unique"])
-                .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
-                .args(["--top-module", WRAPPER, "--prefix", "Vdut", "-Mdir", "obj"])
+            verilator_command(dir, WRAPPER, "obj")
                 .arg(WRAPPER_FILE)
                 .arg(&vname),
             Some((&vname, source_name)),
@@ -590,6 +580,23 @@ fn check_ports(
             ),
         })
     }
+}
+
+/// The one Verilator invocation of the driver, run in `dir` (the build
+/// directory) on files named relative to it: C++ output, optimised, the
+/// design's assertions compiled in, undriven bits and initial values random
+/// (`unique`, seeded per instance through the context's `randSeed`), and no
+/// warning fatal (the tests lint the emitted files with Verilator's
+/// `--lint-only`). The design and the wrapper around it are built with the
+/// same flags; the caller adds the files.
+fn verilator_command(dir: &Path, top: &str, mdir: &str) -> Command {
+    let mut c = Command::new("verilator");
+    c.current_dir(dir)
+        .args(["--cc", "-O3", "--assert"])
+        .args(["--x-assign", "unique", "--x-initial", "unique"])
+        .args(["-Wno-fatal", "-Wno-lint", "-Wno-style"])
+        .args(["--top-module", top, "--prefix", "Vdut", "-Mdir", mdir]);
+    c
 }
 
 /// The port order of a single-evaluation model: the order of the top
