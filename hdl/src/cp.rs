@@ -662,25 +662,31 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             self.test_wn[i].next = self.q_s[i].val() + self.c_wn[i].q.val();
             self.test_ta[i].next = self.q_s[i].val() + self.c_ta[i].q.val();
             self.test_tn[i].next = self.q_s[i].val() + self.c_tn[i].q.val();
+            // The next event's tests do not depend on the clamp: with
+            // q' = max(0, sum), `q' >= kdrop'` is `sum >= kdrop' or
+            // 0 >= kdrop'` and `q' > t'` is `sum > t' or 0 > t'`, so each
+            // test bit is its own sum's sign OR'd with a registered bit
+            // (c_wz, c_tz), selected by admit_q: after the carry chains a
+            // test bit takes two signs and two registered inputs.
             if self.admit_q[i].val() {
+                self.ge_kdrop[i].d.next =
+                    self.c_wz[i].q.val() | ((self.test_wa[i].val() & self.sign_s.val()) == 0);
+                self.tail_hit[i].d.next =
+                    self.c_tz[i].q.val() | ((self.test_ta[i].val() & self.sign_s.val()) == 0);
                 self.depth[i].d.next = self.sum_a[i].val();
-                self.ge_kdrop[i].d.next = (self.test_wa[i].val() & self.sign_s.val()) == 0;
-                self.tail_hit[i].d.next = (self.test_ta[i].val() & self.sign_s.val()) == 0;
                 if (self.sum_a[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
                     self.underflow[i].d.next = true;
-                    self.ge_kdrop[i].d.next = self.c_wz[i].q.val();
-                    self.tail_hit[i].d.next = self.c_tz[i].q.val();
                 }
             } else {
+                self.ge_kdrop[i].d.next =
+                    self.c_wz[i].q.val() | ((self.test_wn[i].val() & self.sign_s.val()) == 0);
+                self.tail_hit[i].d.next =
+                    self.c_tz[i].q.val() | ((self.test_tn[i].val() & self.sign_s.val()) == 0);
                 self.depth[i].d.next = self.sum_n[i].val();
-                self.ge_kdrop[i].d.next = (self.test_wn[i].val() & self.sign_s.val()) == 0;
-                self.tail_hit[i].d.next = (self.test_tn[i].val() & self.sign_s.val()) == 0;
                 if (self.sum_n[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
                     self.underflow[i].d.next = true;
-                    self.ge_kdrop[i].d.next = self.c_wz[i].q.val();
-                    self.tail_hit[i].d.next = self.c_tz[i].q.val();
                 }
             }
         }
