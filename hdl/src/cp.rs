@@ -29,10 +29,13 @@
 //!   parallel (the depth after the event if admitted or not, and the next
 //!   event's WRED and tail tests for both cases), selected late by the
 //!   queue's own `admit`, which comes from its two registered test bits and
-//!   its one-hot bit. Underflow selects 0 and precomputed tests. Off the
-//!   loops, the decision's flags and the markable event's depth, selected
-//!   from its queue's.
-//! - n+4 (mark stage 0): `q - kmin` and the compares with `kmin`, `kmax`.
+//!   its one-hot bit. A test bit is its sum's sign OR'd with the test on an
+//!   empty queue (precomputed), so it does not wait for the underflow
+//!   clamp. Off the loops, the test bits of the enqueue's queue and the
+//!   markable event's depth, selected from its queue's copy `depth_o` (the
+//!   selected sum unclamped, read as 0 when negative).
+//! - n+4 (mark stage 0): the decision from those test bits, `q - kmin` and
+//!   the compares with `kmin`, `kmax`.
 //! - n+5..n+9: the two products `(q - kmin) * pmax` and `u * (kmax - kmin)`
 //!   in [`PipeMul`] (adder trees, one level per cycle).
 //! - n+10: their compare; n+11: the decisions, into the output registers,
@@ -120,8 +123,6 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     /// loop index in rust-hdl's HDL kernels.
     kdrop: Vec<DFF<Bits<S>>>,
     buf_max: Vec<DFF<Bits<S>>>,
-    /// `kmax - kmin` (wrapping; used only on the ramp, where it is >= 1).
-    span: Vec<DFF<Bits<D>>>,
     rng: DFF<Bits<32>>,
 
     // Stage A: one cycle's events with their constants and the profiles of
@@ -157,7 +158,6 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     a_kmin: DFF<Bits<D>>,
     a_kmax: DFF<Bits<D>>,
     a_pmax: DFF<Bits<17>>,
-    a_span: DFF<Bits<D>>,
     a_u: DFF<Bits<16>>,
 
     // Stage B: each queue's depth change if the enqueue is admitted (`ca`)
@@ -176,6 +176,10 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     b_kmin: DFF<Bits<D>>,
     b_kmax: DFF<Bits<D>>,
     b_pmax: DFF<Bits<17>>,
+    /// `kmax - kmin` of the markable event's queue (wrapping; used only
+    /// on the ramp, where it is >= 1): formed here from the registered
+    /// profile, not at the load (a subtraction of the load ports fanned out
+    /// to every queue's register was a critical path with Q = 8).
     b_span: DFF<Bits<D>>,
     b_u: DFF<Bits<16>>,
 
@@ -213,6 +217,14 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     /// bits are 0 from the first reset on): a width cast cannot take a
     /// loop index in rust-hdl's HDL kernels.
     depth: Vec<DFF<Bits<S>>>,
+    /// Queue i's depth for the markable event's select, so that the loop's
+    /// register feeds only its six adders and `q_show`: the selected sum
+    /// before the underflow clamp and the reset (a register of its own: two
+    /// registers with the same input would be merged into one by
+    /// synthesis), read as 0 when it is negative (an underflow). In the
+    /// cycle after a reset it holds a stale value, when no event is
+    /// markable (stage C holds bubbles).
+    depth_o: Vec<DFF<Bits<S>>>,
     /// Queue i's sticky underflow.
     underflow: Vec<DFF<Bit>>,
     /// `q_i >= kdrop` for the event in stage C.
@@ -221,8 +233,18 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     tail_hit: Vec<DFF<Bit>>,
 
     // Mark stage 0: the depth the markable event saw (selected from its
-    // queue's), the decision's flags, the ramp's parameters.
-    m0_flags: DFF<Bits<11>>,
+    // queue's), the enqueue's and dequeue's fields and the test bits of the
+    // enqueue's queue (the decision is formed from them in the next
+    // cycle), the ramp's parameters.
+    m0_valid: DFF<Bit>,
+    m0_notect: DFF<Bit>,
+    m0_ect: DFF<Bit>,
+    m0_ecn: DFF<Bits<2>>,
+    m0_deq_valid: DFF<Bit>,
+    m0_deq_ecn: DFF<Bits<2>>,
+    /// `ge_kdrop` and `tail_hit` of the enqueue's queue.
+    m0_wh: DFF<Bit>,
+    m0_th: DFF<Bit>,
     m0_q: DFF<Bits<D>>,
     m0_kmin: DFF<Bits<D>>,
     m0_kmax: DFF<Bits<D>>,
@@ -264,7 +286,6 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     p_kmin: Signal<Local, Bits<D>>,
     p_kmax: Signal<Local, Bits<D>>,
     p_pmax: Signal<Local, Bits<17>>,
-    p_span: Signal<Local, Bits<D>>,
     enq_s: Signal<Local, Bits<S>>,
     deq_s: Signal<Local, Bits<S>>,
     // Per queue (one signal each: a signal is assigned once).
@@ -276,6 +297,10 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     test_ta: Vec<Signal<Local, Bits<S>>>,
     test_tn: Vec<Signal<Local, Bits<S>>>,
     admit_q: Vec<Signal<Local, Bit>>,
+    /// The selected sum is negative (an underflow: the depth becomes 0).
+    uf_now: Vec<Signal<Local, Bit>>,
+    /// Queue i's selected sum: its next depth before the underflow clamp.
+    nd: Vec<Signal<Local, Bits<S>>>,
     /// The carry-save form of `c + len' + ~buf_max'` (admitted, not).
     xa: Vec<Signal<Local, Bits<S>>>,
     ka: Vec<Signal<Local, Bits<S>>>,
@@ -315,7 +340,6 @@ pub struct Cp<const D: usize, const L: usize, const S: usize, const Q: usize, co
     reset_pmax: Param<Bits<17>>,
     reset_kdrop: Param<Bits<D>>,
     reset_buf_max: Param<Bits<D>>,
-    reset_span: Param<Bits<D>>,
     reset_seed: Param<Bits<32>>,
     fallback_seed: Param<Bits<32>>,
     /// The sign bit of an S-bit quantity, `1 << (S - 1)`.
@@ -344,7 +368,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         assert_eq!(S, D + 3);
         let r = &config.reset;
         let seed = if r.seed == 0 { RESET_SEED } else { r.seed };
-        let span = r.kmax.wrapping_sub(r.kmin) as u64 & ((1u64 << D) - 1);
         fn per_queue<T: Default>(q: usize) -> Vec<T> {
             (0..q).map(|_| T::default()).collect()
         }
@@ -354,7 +377,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             pmax: per_queue(Q),
             kdrop: per_queue(Q),
             buf_max: per_queue(Q),
-            span: per_queue(Q),
             b_ca: per_queue(Q),
             b_cn: per_queue(Q),
             c_ca: per_queue(Q),
@@ -364,6 +386,9 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             c_ta: per_queue(Q),
             c_tn: per_queue(Q),
             depth: per_queue(Q),
+            depth_o: per_queue(Q),
+            uf_now: per_queue(Q),
+            nd: per_queue(Q),
             underflow: per_queue(Q),
             ge_kdrop: per_queue(Q),
             tail_hit: per_queue(Q),
@@ -392,7 +417,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             reset_pmax: Param::new((r.pmax as u64).to_bits()),
             reset_kdrop: Param::new((r.kdrop as u64).to_bits()),
             reset_buf_max: Param::new((r.buf_max as u64).to_bits()),
-            reset_span: Param::new(span.to_bits()),
             reset_seed: Param::new((seed as u64).to_bits()),
             fallback_seed: Param::new((RESET_SEED as u64).to_bits()),
             sign_s: Param::new((1u64 << (S - 1)).to_bits()),
@@ -426,10 +450,11 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         dff_setup!(
             self, clk, rng, a_valid, a_notect, a_ect, a_ecn,
             a_deq_valid, a_deq_ecn, a_len, a_nd, a_lmd, a_kmin, a_kmax, a_pmax,
-            a_span, a_u, b_valid, b_notect, b_ect, b_ecn, b_deq_valid,
+            a_u, b_valid, b_notect, b_ect, b_ecn, b_deq_valid,
             b_deq_ecn, b_kmin, b_kmax, b_pmax, b_span, b_u, c_valid,
             c_notect, c_ect, c_ecn, c_deq_valid, c_deq_ecn, c_kmin, c_kmax, c_pmax,
-            c_span, c_u, m0_flags, m0_q, m0_kmin, m0_kmax, m0_pmax, m0_span, m0_u, m1_flags,
+            c_span, c_u, m0_valid, m0_notect, m0_ect, m0_ecn, m0_deq_valid, m0_deq_ecn, m0_wh,
+            m0_th, m0_q, m0_kmin, m0_kmax, m0_pmax, m0_span, m0_u, m1_flags,
             m1_over, m1_pmax, m1_span,
             m1_u, d_flags, d_lt, o_valid, o_action, o_ecn, o_deq_valid, o_deq_mark, o_deq_ecn
         );
@@ -439,7 +464,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             self.pmax[i].clock.next = self.clk.val();
             self.kdrop[i].clock.next = self.clk.val();
             self.buf_max[i].clock.next = self.clk.val();
-            self.span[i].clock.next = self.clk.val();
             self.b_ca[i].clock.next = self.clk.val();
             self.b_cn[i].clock.next = self.clk.val();
             self.c_ca[i].clock.next = self.clk.val();
@@ -449,6 +473,7 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             self.c_ta[i].clock.next = self.clk.val();
             self.c_tn[i].clock.next = self.clk.val();
             self.depth[i].clock.next = self.clk.val();
+            self.depth_o[i].clock.next = self.clk.val();
             self.underflow[i].clock.next = self.clk.val();
             self.ge_kdrop[i].clock.next = self.clk.val();
             self.tail_hit[i].clock.next = self.clk.val();
@@ -475,7 +500,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             self.pmax[i].d.next = self.pmax[i].q.val();
             self.kdrop[i].d.next = self.kdrop[i].q.val();
             self.buf_max[i].d.next = self.buf_max[i].q.val();
-            self.span[i].d.next = self.span[i].q.val();
             self.b_ca[i].d.next = self.b_ca[i].q.val();
             self.b_cn[i].d.next = self.b_cn[i].q.val();
             self.c_ca[i].d.next = self.c_ca[i].q.val();
@@ -499,7 +523,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         self.p_kmin.next = 0.into();
         self.p_kmax.next = 0.into();
         self.p_pmax.next = 0.into();
-        self.p_span.next = 0.into();
         for i in 0..Q {
             self.eq_hit[i].next = (self.s_enq_queue.val() & self.qmask.val()) == self.qidx[i].val();
             self.dq_hit[i].next = (self.s_deq_queue.val() & self.qmask.val()) == self.qidx[i].val();
@@ -523,7 +546,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.p_kmin.next = self.kmin[i].q.val();
                 self.p_kmax.next = self.kmax[i].q.val();
                 self.p_pmax.next = self.pmax[i].q.val();
-                self.p_span.next = self.span[i].q.val();
             }
         }
         self.a_valid.d.next = self.s_enq_valid.val();
@@ -538,7 +560,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         self.a_kmin.d.next = self.p_kmin.val();
         self.a_kmax.d.next = self.p_kmax.val();
         self.a_pmax.d.next = self.p_pmax.val();
-        self.a_span.d.next = self.p_span.val();
         self.a_u.d.next = self.rng.q.val().get_bits::<16>(16);
 
         // Random source: xorshift32 (13, 17, 5), one step per cycle.
@@ -556,7 +577,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                     self.pmax[i].d.next = self.s_cfg_pmax.val();
                     self.kdrop[i].d.next = bit_cast::<S, D>(self.s_cfg_kdrop.val());
                     self.buf_max[i].d.next = bit_cast::<S, D>(self.s_cfg_buf_max.val());
-                    self.span[i].d.next = self.s_cfg_kmax.val() - self.s_cfg_kmin.val();
                 }
             }
             self.rng.d.next = self.s_cfg_seed.val();
@@ -594,7 +614,7 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         self.b_kmin.d.next = self.a_kmin.q.val();
         self.b_kmax.d.next = self.a_kmax.q.val();
         self.b_pmax.d.next = self.a_pmax.q.val();
-        self.b_span.d.next = self.a_span.q.val();
+        self.b_span.d.next = self.a_kmax.q.val() - self.a_kmin.q.val();
         self.b_u.d.next = self.a_u.q.val();
 
         // ---- Stage B into C: the loops' constants ------------------------------
@@ -668,32 +688,45 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             // test bit is its own sum's sign OR'd with a registered bit
             // (c_wz, c_tz), selected by admit_q: after the carry chains a
             // test bit takes two signs and two registered inputs.
+            // The depth: the selected sum, or 0 on an underflow (its sign
+            // set), clamped in each case before the late select (a LUT5 per
+            // bit: admit_q, the two sums' bit and their signs). The copy for
+            // the readers off the loop takes the selected sum unclamped.
             if self.admit_q[i].val() {
                 self.ge_kdrop[i].d.next =
                     self.c_wz[i].q.val() | ((self.test_wa[i].val() & self.sign_s.val()) == 0);
                 self.tail_hit[i].d.next =
                     self.c_tz[i].q.val() | ((self.test_ta[i].val() & self.sign_s.val()) == 0);
+                self.uf_now[i].next = (self.sum_a[i].val() & self.sign_s.val()) != 0;
+                self.nd[i].next = self.sum_a[i].val();
                 self.depth[i].d.next = self.sum_a[i].val();
                 if (self.sum_a[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
-                    self.underflow[i].d.next = true;
                 }
             } else {
                 self.ge_kdrop[i].d.next =
                     self.c_wz[i].q.val() | ((self.test_wn[i].val() & self.sign_s.val()) == 0);
                 self.tail_hit[i].d.next =
                     self.c_tz[i].q.val() | ((self.test_tn[i].val() & self.sign_s.val()) == 0);
+                self.uf_now[i].next = (self.sum_n[i].val() & self.sign_s.val()) != 0;
+                self.nd[i].next = self.sum_n[i].val();
                 self.depth[i].d.next = self.sum_n[i].val();
                 if (self.sum_n[i].val() & self.sign_s.val()) != 0 {
                     self.depth[i].d.next = 0.into();
-                    self.underflow[i].d.next = true;
                 }
+            }
+            self.depth_o[i].d.next = self.nd[i].val();
+            if self.uf_now[i].val() {
+                self.underflow[i].d.next = true;
             }
         }
 
-        // ---- Stage C into mark stage 1 (off the loops) ------------------------
-        // The enqueue's decision from its queue's test bits; the depth the
-        // event that can be marked sees; `q - kmin` and the compares.
+        // ---- Stage C into mark stage 0 (off the loops) ------------------------
+        // The test bits of the enqueue's queue, selected by the one-hot; the
+        // depth the event that can be marked sees, selected from its
+        // queue's. Registered with the events' fields: the decision is formed
+        // in the next cycle, so a select over the queues and the decision's
+        // few LUTs are not in one cycle.
         self.wred_hit.next = false;
         self.tail_hit_c.next = false;
         for i in 0..Q {
@@ -702,25 +735,44 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.tail_hit_c.next = self.tail_hit[i].q.val();
             }
         }
-        self.wred.next = self.c_notect.q.val() & self.wred_hit.val();
-        self.tail.next = !self.wred.val() & self.tail_hit_c.val();
-        self.admit.next = self.c_valid.q.val() & !self.wred.val() & !self.tail.val();
+        self.m0_wh.d.next = self.wred_hit.val();
+        self.m0_th.d.next = self.tail_hit_c.val();
+        self.m0_valid.d.next = self.c_valid.q.val();
+        self.m0_notect.d.next = self.c_notect.q.val();
+        self.m0_ect.d.next = self.c_ect.q.val();
+        self.m0_ecn.d.next = self.c_ecn.q.val();
+        self.m0_deq_valid.d.next = self.c_deq_valid.q.val();
+        self.m0_deq_ecn.d.next = self.c_deq_ecn.q.val();
         self.q_mark_s.next = 0.into();
         for i in 0..Q {
             if self.c_mq[i].q.val() {
-                self.q_mark_s.next = self.depth[i].q.val();
+                self.q_mark_s.next = self.depth_o[i].q.val();
+                if (self.depth_o[i].q.val() & self.sign_s.val()) != 0 {
+                    self.q_mark_s.next = 0.into();
+                }
             }
         }
         self.q_mark.next = bit_cast::<D, S>(self.q_mark_s.val());
-        self.cand.next = self.admit.val() & self.c_ect.q.val();
+        self.m0_q.d.next = self.q_mark.val();
+        self.m0_kmin.d.next = self.c_kmin.q.val();
+        self.m0_kmax.d.next = self.c_kmax.q.val();
+        self.m0_pmax.d.next = self.c_pmax.q.val();
+        self.m0_span.d.next = self.c_span.q.val();
+        self.m0_u.d.next = self.c_u.q.val();
+
+        // ---- Mark stage 0 into 1: the decision, the compares with the ramp,
+        // `q - kmin` ----------------------------------------------------------
+        self.wred.next = self.m0_notect.q.val() & self.m0_wh.q.val();
+        self.tail.next = !self.wred.val() & self.m0_th.q.val();
+        self.admit.next = self.m0_valid.q.val() & !self.wred.val() & !self.tail.val();
+        self.cand.next = self.admit.val() & self.m0_ect.q.val();
         if self.mark_deq.val() {
-            self.cand.next = self.c_deq_valid.q.val()
-                & ((self.c_deq_ecn.q.val() == 1) | (self.c_deq_ecn.q.val() == 2));
+            self.cand.next = self.m0_deq_valid.q.val()
+                & ((self.m0_deq_ecn.q.val() == 1) | (self.m0_deq_ecn.q.val() == 2));
         }
         // Flags: [0] enqueue valid, [2:1] its action, [4:3] its ECN out,
-        // [5] the markable event is ECT (and admitted), [6] q >= kmin (from
-        // mark stage 1 on), [7] dequeue valid, [9:8] its ECN, [10] q >= kmax
-        // (from mark stage 1 on).
+        // [5] the markable event is ECT (and admitted), [6] q >= kmin,
+        // [7] dequeue valid, [9:8] its ECN, [10] q >= kmax.
         self.f_action.next = 0.into();
         if self.wred.val() {
             self.f_action.next = 2.into();
@@ -730,30 +782,21 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
         }
         self.f_ecn.next = 0.into();
         if self.admit.val() {
-            self.f_ecn.next = self.c_ecn.q.val();
+            self.f_ecn.next = self.m0_ecn.q.val();
         }
         self.f_deq_ecn.next = 0.into();
-        if self.c_deq_valid.q.val() {
-            self.f_deq_ecn.next = self.c_deq_ecn.q.val();
+        if self.m0_deq_valid.q.val() {
+            self.f_deq_ecn.next = self.m0_deq_ecn.q.val();
         }
-        self.flags.next = bit_cast::<11, 1>(self.c_valid.q.val().into())
+        self.flags.next = bit_cast::<11, 1>(self.m0_valid.q.val().into())
             | (bit_cast::<11, 2>(self.f_action.val()) << 1)
             | (bit_cast::<11, 2>(self.f_ecn.val()) << 3)
             | (bit_cast::<11, 1>(self.cand.val().into()) << 5)
-            | (bit_cast::<11, 1>(self.c_deq_valid.q.val().into()) << 7)
+            | (bit_cast::<11, 1>(self.m0_deq_valid.q.val().into()) << 7)
             | (bit_cast::<11, 2>(self.f_deq_ecn.val()) << 8);
-        self.m0_flags.d.next = self.flags.val();
-        self.m0_q.d.next = self.q_mark.val();
-        self.m0_kmin.d.next = self.c_kmin.q.val();
-        self.m0_kmax.d.next = self.c_kmax.q.val();
-        self.m0_pmax.d.next = self.c_pmax.q.val();
-        self.m0_span.d.next = self.c_span.q.val();
-        self.m0_u.d.next = self.c_u.q.val();
-
-        // ---- Mark stage 0 into 1: the compares with the ramp, `q - kmin` ------
         self.ge_kmin.next = self.m0_q.q.val() >= self.m0_kmin.q.val();
         self.ge_kmax.next = self.m0_q.q.val() >= self.m0_kmax.q.val();
-        self.m1_flags.d.next = self.m0_flags.q.val()
+        self.m1_flags.d.next = self.flags.val()
             | (bit_cast::<11, 1>(self.ge_kmin.val().into()) << 6)
             | (bit_cast::<11, 1>(self.ge_kmax.val().into()) << 10);
         self.m1_over.d.next = self.m0_q.q.val() - self.m0_kmin.q.val();
@@ -807,7 +850,6 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
                 self.pmax[i].d.next = self.reset_pmax.val();
                 self.kdrop[i].d.next = bit_cast::<S, D>(self.reset_kdrop.val());
                 self.buf_max[i].d.next = bit_cast::<S, D>(self.reset_buf_max.val());
-                self.span[i].d.next = self.reset_span.val();
                 self.b_cn[i].d.next = 0.into();
                 self.c_cn[i].d.next = 0.into();
                 self.depth[i].d.next = 0.into();
@@ -832,7 +874,12 @@ impl<const D: usize, const L: usize, const S: usize, const Q: usize, const QB: u
             for i in 0..Q {
                 self.underflow[i].d.next = false;
             }
-            self.m0_flags.d.next = 0.into();
+            // Mark stage 0 holds no event (the enqueue's test bits too: the
+            // decision's action is formed from them with or without a valid).
+            self.m0_valid.d.next = false;
+            self.m0_deq_valid.d.next = false;
+            self.m0_wh.d.next = false;
+            self.m0_th.d.next = false;
             self.m1_flags.d.next = 0.into();
             self.d_flags.d.next = 0.into();
             self.o_valid.d.next = false;
