@@ -572,7 +572,13 @@ const EQUIVALENT_CP: &[Equivalent] = &[
     },
     Equivalent {
         module: "ccrtl_cp",
-        original: "cand = admit & c_ect$q;",
+        original: "m0_ect$d = c_ect$q;",
+        change: "*",
+        reason: ENQ_MARK_ONLY,
+    },
+    Equivalent {
+        module: "ccrtl_cp",
+        original: "cand = admit & m0_ect$q;",
         change: "*",
         reason: ENQ_MARK_ONLY,
     },
