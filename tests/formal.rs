@@ -95,8 +95,8 @@ const BUGS: &[Bug] = &[
         name: "admitted_ce_leaves_01",
         config: "params",
         edits: &[(
-            "            f_ecn = c_ecn$q;",
-            "            f_ecn = (c_ecn$q == 2'b11) ? 2'b01 : c_ecn$q;",
+            "            f_ecn = m0_ecn$q;",
+            "            f_ecn = (m0_ecn$q == 2'b11) ? 2'b01 : m0_ecn$q;",
             1,
         )],
         fails: &["p5_ecn"],
@@ -163,7 +163,7 @@ const BUGS: &[Bug] = &[
         // raise err_underflow.
         name: "underflow_flag_not_set",
         config: "params",
-        edits: &[("                underflow$0$d = 1'b1;\n", "", 2)],
+        edits: &[("            underflow$0$d = 1'b1;\n", "", 1)],
         // The cover of err_underflow rising cannot be reached any more.
         fails: &["p3_depth_count", "cover"],
         unproven: &[],
@@ -195,8 +195,8 @@ const BUGS: &[Bug] = &[
         name: "underflow_clamp_missing",
         config: "params",
         edits: &[(
-            "                depth$0$d = 32'h0;\n                underflow$0$d = 1'b1;",
-            "                underflow$0$d = 1'b1;",
+            "                depth$0$d = 32'h0;\n            end\n",
+            "            end\n",
             2,
         )],
         fails: &["p2_wred", "p3_buffer_limit", "p3_depth_count"],
@@ -257,13 +257,22 @@ const BUGS: &[Bug] = &[
         // are still those of the dequeue's queue).
         name: "dequeue_marked_on_wrong_queue_depth",
         config: "params-q2-dequeue",
-        edits: &[(
-            "        if (c_mq$0$q) begin\n            q_mark_s = depth$0$q;\n        end\n        \
-             if (c_mq$1$q) begin\n            q_mark_s = depth$1$q;\n        end\n",
-            "        if (c_mq$0$q) begin\n            q_mark_s = depth$1$q;\n        end\n        \
-             if (c_mq$1$q) begin\n            q_mark_s = depth$0$q;\n        end\n",
-            1,
-        )],
+        edits: &[
+            (
+                "        if (c_mq$0$q) begin\n            q_mark_s = depth_o$0$q;\n            \
+                 if ((depth_o$0$q & sign_s)",
+                "        if (c_mq$0$q) begin\n            q_mark_s = depth_o$1$q;\n            \
+                 if ((depth_o$1$q & sign_s)",
+                1,
+            ),
+            (
+                "        if (c_mq$1$q) begin\n            q_mark_s = depth_o$1$q;\n            \
+                 if ((depth_o$1$q & sign_s)",
+                "        if (c_mq$1$q) begin\n            q_mark_s = depth_o$0$q;\n            \
+                 if ((depth_o$0$q & sign_s)",
+                1,
+            ),
+        ],
         fails: &["p1_mark_thresholds"],
         unproven: &[],
         fast_also: "p5_ecn",
@@ -345,8 +354,8 @@ const BUGS: &[Bug] = &[
         name: "dequeue_of_any_ecn_marked",
         config: "params-q2-dequeue",
         edits: &[(
-            "            cand = c_deq_valid$q & ((c_deq_ecn$q == 32'h1) | (c_deq_ecn$q == 32'h2));",
-            "            cand = c_deq_valid$q;",
+            "            cand = m0_deq_valid$q & ((m0_deq_ecn$q == 32'h1) | (m0_deq_ecn$q == 32'h2));",
+            "            cand = m0_deq_valid$q;",
             1,
         )],
         fails: &["p1_mark_thresholds", "p5_ecn"],
