@@ -51,18 +51,26 @@ bench: setup
 
 ## Every block synthesized for ECP5 (LFE5U-85F, LFE5U-25F), iCE40 (UP5K,
 ## HX8K) and Xilinx 7-series into build/synth/, placed and routed over SEEDS
-## placer seeds for Fmax (ECP5, iCE40), then docs/fpga.md rewritten from
-## build/synth/summary.json (fpga/README.md). PNR=0: resources only, and
-## docs/fpga.md is left alone.
+## placer seeds for Fmax (ECP5, iCE40); then every shape of fpga/shapes/
+## (<block>-<name>.toml: generation-time parameters) on ECP5 into
+## build/synth/shapes/<block>-<name>/; then docs/fpga.md rewritten from all
+## the reports (fpga/README.md). PNR=0: resources only, and docs/fpga.md is
+## left alone.
 PNR ?= 1
 SEEDS ?= 3
+SHAPES := $(sort $(wildcard fpga/shapes/*.toml))
 synth: setup
 	$(CARGO) build --release --quiet
 ifeq ($(PNR),0)
 	$(CCRTL) synth all
 else
 	$(CCRTL) synth all --pnr --seeds $(SEEDS)
-	$(CCRTL) synth-doc build/synth/summary.json --out docs/fpga.md
+	set -e; for f in $(SHAPES); do n=$$(basename $$f .toml); \
+	  $(CCRTL) synth $${n%%-*} --params $$f --target ecp5 --pnr --seeds $(SEEDS) \
+	    --out build/synth/shapes/$$n; done
+	$(CCRTL) synth-doc build/synth/summary.json \
+	  $(patsubst fpga/shapes/%.toml,build/synth/shapes/%/report.json,$(SHAPES)) \
+	  --out docs/fpga.md
 endif
 
 ## Every block's yosys netlist (generic, ECP5, iCE40) in the Verilator

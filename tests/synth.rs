@@ -148,6 +148,40 @@ fn resource_only_synthesis_of_cp_on_ecp5_writes_a_whole_report() {
     }
 }
 
+/// Another shape than the default (`--params`) gets its own section of the
+/// page, named by the file, with the shape's parameters: `make synth`
+/// renders the default shape and those of fpga/shapes/ on one page.
+#[test]
+fn a_shape_given_with_params_gets_its_own_section_of_the_page() {
+    let out = tmp_dir("synth-cp-shape");
+    let params = out.join("cp-q2.toml");
+    std::fs::write(&params, "[cp]\nqueues = 2\nmark_at = \"dequeue\"\n").unwrap();
+    let o = ccrtl(&[
+        "synth",
+        "cp",
+        "--target",
+        "ecp5",
+        "--params",
+        params.to_str().unwrap(),
+        "--out",
+        out.join("r").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let md = out.join("fpga.md");
+    let o = ccrtl(&[
+        "synth-doc",
+        out.join("r/report.json").to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(&md).unwrap();
+    let heading = format!("## `cp`, `{}`\n", params.display());
+    for s in [heading.as_str(), "`queues = 2`", "`mark_at = dequeue`"] {
+        assert!(page.contains(s), "{s:?} missing from the page:\n{page}");
+    }
+}
+
 /// A `ccrtl_cp` whose `held` is a latch.
 const LATCH: &str = "
 module ccrtl_cp(input clk, input en, input [3:0] d, output reg [3:0] q);

@@ -79,7 +79,12 @@ fn resources_table(names: &[String], res: &[&Resources]) -> String {
 }
 
 fn block_section(r: &Report) -> String {
-    let mut s = format!("## `{}`\n\n", r.block);
+    // One section per report: a block's default configuration under its
+    // name, another shape (`--params FILE`) under the name and the file.
+    let mut s = match r.verilog.origin.split_once("--params ") {
+        Some((_, file)) => format!("## `{}`, `{}`\n\n", r.block, file),
+        None => format!("## `{}`\n\n", r.block),
+    };
     s.push_str(&format!(
         "Verilog: `{}` ({}), sha256 `{}`.",
         r.verilog.file, r.verilog.origin, r.verilog.sha256
