@@ -187,11 +187,11 @@ const BUGS: &[Bug] = &[
         // The underflow clamp is missing: a dequeue longer than the queue
         // leaves a negative depth in the register (flag and next tests as
         // before). The depth is then wrong (P3b) and no longer fits D bits
-        // (P3a), and the next not-ECT packet, whose WRED test reads the
-        // negative depth as below kdrop, is admitted at a depth register
-        // that is far above it (P2): a depth bug feeds the decisions after
-        // it. The marking compares the low D bits on both sides, so P1
-        // holds.
+        // (P3a). The marking reads its own copy of the depth, clamped
+        // apart (depth_o), so it marks on 0 while the register's low D bits
+        // are at or above kmax (P1, p1_mark_at_kmax). The WRED decisions
+        // are wrong for that register too, but P2's task assumes the depth
+        // fits (P3a's guarantee) and does not report it again.
         name: "underflow_clamp_missing",
         config: "params",
         edits: &[(
@@ -199,7 +199,7 @@ const BUGS: &[Bug] = &[
             "            end\n",
             2,
         )],
-        fails: &["p2_wred", "p3_buffer_limit", "p3_depth_count"],
+        fails: &["p1_mark_thresholds", "p3_buffer_limit", "p3_depth_count"],
         unproven: &[],
         fast_also: "p5_ecn",
     },

@@ -428,6 +428,15 @@ module cp_formal #(
     // is that rule said of the registers, and its induction needs it (in an
     // unreachable state a register could hold 2^D or more, where CP's tail
     // test, exact only below 2^D, may admit).
+    //
+    // P2's task assumes it, as it assumes P4: P3a's task proves it with
+    // nothing assumed but P4 and the inputs' contract, so the assumption
+    // removes only unreachable states. P2 needs it: CP's next-event tests
+    // are precomputed sums on the depth, exact while the depth cannot carry
+    // into the sign bit; from a start state with a depth near 2^(S-1) the
+    // induction step of P2 found a sum whose carry reached the sign (read as
+    // an underflow, the depth clamped to 0) while the WRED test's sum did
+    // not. The depth tasks (P3a, P3b) and the covers do not assume it.
     reg f_depths_fit;
     integer j;
     always @(*) begin
@@ -435,6 +444,11 @@ module cp_formal #(
         for (j = 0; j < Q; j = j + 1)
             if (h_depth[j*S + D +: 3] != 3'b000) f_depths_fit = 1'b0;
     end
+`ifdef CHECK_P2
+    always @(*)
+        if (f_past_valid)
+            a_depth_registers_fit: assume (f_depths_fit);
+`endif
 
     // ---- P4: one decision per event, latency N ------------------------------
     // From the 12th cycle after a reset, every slot holds a live event.
