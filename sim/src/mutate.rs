@@ -1148,9 +1148,18 @@ pub struct Outcome {
     pub caught_at: Option<u64>,
 }
 
+/// The power-up seeds a surviving mutant is run again from ([`run_mutants`]).
+pub const SURVIVOR_POWER_UP_SEEDS: [u32; 3] = [2, 3, 4];
+
 /// Runs every mutant against the golden model of `config` for up to
 /// `cycles` cycles of the block's stimulus (seed `seed`, power-up seed 1),
 /// on `threads` threads; the Verilator builds are cached under `cache`.
+/// A mutant that survives is run again from the power-up states of seeds
+/// [`SURVIVOR_POWER_UP_SEEDS`] (same model, no rebuild): a mutant that
+/// leaves a register or a combinational variable without a value (a
+/// deleted assignment) holds its random power-up value, and under one seed
+/// that value can be the one the design needed. It is caught if any run
+/// catches it.
 /// An error building a mutant (it does not elaborate) is returned.
 pub fn run_mutants<B: crate::block::Block>(
     config: &B::Config,
@@ -1185,21 +1194,34 @@ pub fn run_mutants<B: crate::block::Block>(
                         break;
                     }
                 };
-                let mut dut = VerilatorDut::new(&model, &ports, 1);
                 let mut opts = RunOptions::new(cycles);
                 opts.after = 0;
-                let caught_at = match lockstep::run::<B>(config, seed, &mut [&mut dut], &opts) {
-                    Ok(r) => r
-                        .first
-                        .first()
-                        .map(|m| m.cycle)
-                        .or(r.design_stop.as_ref().map(|s| s.0)),
-                    Err(e) => {
-                        let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
-                        g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                let mut caught_at = None;
+                let mut failed = false;
+                for power_up in std::iter::once(1).chain(SURVIVOR_POWER_UP_SEEDS) {
+                    let mut dut = VerilatorDut::new(&model, &ports, power_up);
+                    match lockstep::run::<B>(config, seed, &mut [&mut dut], &opts) {
+                        Ok(r) => {
+                            caught_at = r
+                                .first
+                                .first()
+                                .map(|m| m.cycle)
+                                .or(r.design_stop.as_ref().map(|s| s.0));
+                        }
+                        Err(e) => {
+                            let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
+                            g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                            failed = true;
+                            break;
+                        }
+                    }
+                    if caught_at.is_some() {
                         break;
                     }
-                };
+                }
+                if failed {
+                    break;
+                }
                 out.lock().unwrap_or_else(|e| e.into_inner()).push(Outcome {
                     mutant: m.clone(),
                     caught_at,

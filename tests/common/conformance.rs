@@ -573,11 +573,25 @@ pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u6
     check_mutants::<B>(&chosen, cycles);
 }
 
-/// Deep tier: every mutant.
+/// Deep tier: every mutant. `CCRTL_MUTANT_LINES=1455,1594` runs only the
+/// mutants of those lines of the emitted file (to look again at survivors
+/// the full run listed, by the line of their `L<line>:` id).
 pub fn every_planted_mutant_is_caught_or_shown_equivalent<B: BlockTests>(cycles: u64) {
     let good = B::verilog(&B::mutation_config());
-    let all = mutate::mutants(&good, &top::<B>());
+    let mut all = mutate::mutants(&good, &top::<B>());
     assert!(all.len() > 50, "only {} mutants", all.len());
+    if let Ok(lines) = std::env::var("CCRTL_MUTANT_LINES") {
+        let lines: Vec<usize> = lines
+            .split(',')
+            .map(|l| {
+                l.trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("CCRTL_MUTANT_LINES: `{l}` is not a line number"))
+            })
+            .collect();
+        all.retain(|m| lines.contains(&m.line));
+        assert!(!all.is_empty(), "CCRTL_MUTANT_LINES: no mutant on lines {lines:?}");
+    }
     check_mutants::<B>(&all, cycles);
 }
 
