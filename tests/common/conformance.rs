@@ -477,16 +477,6 @@ pub struct Equivalent {
 
 impl Equivalent {
     fn matches(&self, m: &mutate::Mutant, good: &str) -> bool {
-        if self.nth > 0 {
-            let k = good
-                .lines()
-                .take(m.line)
-                .filter(|l| l.trim() == self.original)
-                .count();
-            if k != self.nth {
-                return false;
-            }
-        }
         let change = match self.change.split_once('*') {
             Some((pre, post)) => {
                 m.change.len() >= pre.len() + post.len()
@@ -495,9 +485,17 @@ impl Equivalent {
             }
             None => m.change == self.change,
         };
+        // The line count last: only for an entry that matches otherwise.
         change
             && (self.module.is_empty() || m.module == self.module)
             && (self.original.is_empty() || m.original == self.original)
+            && (self.nth == 0
+                || good
+                    .lines()
+                    .take(m.line)
+                    .filter(|l| l.trim() == self.original)
+                    .count()
+                    == self.nth)
     }
 }
 
