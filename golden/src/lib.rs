@@ -12,6 +12,7 @@
 
 pub mod cp;
 pub mod error;
+pub mod np;
 pub mod xorshift;
 
 pub use error::ParamError;

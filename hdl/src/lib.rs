@@ -8,6 +8,7 @@
 pub mod cp;
 pub mod emit;
 pub mod mul;
+pub mod np;
 pub mod param;
 pub mod ports;
 pub mod sim;

@@ -8,6 +8,7 @@ pub mod formal;
 pub mod fsutil;
 pub mod lockstep;
 pub mod mutate;
+pub mod np;
 pub mod params;
 pub mod ports;
 pub mod registry;

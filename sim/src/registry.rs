@@ -5,7 +5,10 @@
 use crate::commands::{Entry, Registered};
 
 /// Every block, by the one name it has everywhere.
-pub static BLOCKS: &[&dyn Entry] = &[&Registered::<crate::cp::CpBlock>::NEW];
+pub static BLOCKS: &[&dyn Entry] = &[
+    &Registered::<crate::cp::CpBlock>::NEW,
+    &Registered::<crate::np::NpBlock>::NEW,
+];
 
 /// The names of the blocks.
 pub fn names() -> Vec<&'static str> {

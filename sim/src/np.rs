@@ -1,0 +1,491 @@
+//! NP in the generic machinery: ports, value encoding, random stimulus and
+//! the corner-case points a run must hit.
+//!
+//! The stimulus is closed-loop: it keeps a few "watched" flows that were
+//! sent CE packets and reads the golden model's cycles since each one's
+//! last CNP request, so that CE packets arrive exactly `N` and `N - 1`
+//! cycles after a CNP (the interval's edge), and 1, 2, 3 and 4 cycles
+//! after (the packets still in the pipeline, then the first one that reads
+//! the flow table). Traffic comes from a hot set of a few flows (so
+//! back-to-back packets of one flow are the rule), from random flows, and
+//! now and then from a flow whose last CNP is older than the timestamps'
+//! wrap (`2^stamp_bits` cycles). The interval is loaded now and then (in
+//! runs of consecutive cycles, with packets in the same cycle): 0, 1 to 5,
+//! small, the largest, or any value. The block is reset mid-traffic one
+//! to three clearing periods apart (one reset in four during the clearing
+//! that follows the last one, one in four after more than the wrap), held one to four cycles, with traffic and
+//! loads in the reset cycles; packets keep coming while the table is being cleared
+//! (`s_pkt_ready` low), and are refused.
+//!
+//! Payloads of streams whose valid is low are randomised by the lockstep
+//! machinery, not here.
+
+use ccrtl_golden::np::{
+    ecn, Np, NpConfig, NpIn, NpOut, NpParams, NpShape, SUPPORTED_FLOW_BITS,
+    SUPPORTED_INTERVAL_BITS,
+};
+use serde::Deserialize;
+
+use crate::block::{Block, Coverage, Stimulus};
+use crate::params::ParamsError;
+use crate::ports::Port;
+use crate::rng::Rng;
+
+pub struct NpBlock;
+
+impl Block for NpBlock {
+    const NAME: &'static str = "np";
+    type Config = NpConfig;
+    type In = NpIn;
+    type Out = NpOut;
+    type Golden = Np;
+    type Stimulus = NpStimulus;
+
+    fn ports(c: &NpConfig) -> Vec<Port> {
+        crate::ports::from_hdl(&ccrtl_hdl::np::ports(c), Self::CLOCK)
+    }
+
+    #[inline]
+    fn encode_in(i: &NpIn, v: &mut [u128]) {
+        v[0] = i.rst as u128;
+        v[1] = i.pkt_valid as u128;
+        v[2] = i.pkt_flow as u128;
+        v[3] = i.pkt_ecn as u128;
+        v[4] = i.cfg_valid as u128;
+        v[5] = i.cfg_interval as u128;
+    }
+
+    #[inline]
+    fn decode_in(v: &[u128]) -> NpIn {
+        // Values were checked against the port widths by the caller.
+        NpIn {
+            rst: v[0] != 0,
+            pkt_valid: v[1] != 0,
+            pkt_flow: v[2] as u32,
+            pkt_ecn: v[3] as u8,
+            cfg_valid: v[4] != 0,
+            cfg_interval: v[5] as u32,
+        }
+    }
+
+    #[inline]
+    fn encode_out(o: &NpOut, v: &mut [u128]) {
+        v[0] = o.pkt_ready as u128;
+        v[1] = o.cnp_valid as u128;
+        v[2] = o.cnp_flow as u128;
+    }
+
+    fn golden(c: &NpConfig) -> Np {
+        Np::new(*c).expect("NP configuration must be validated before use")
+    }
+
+    #[inline]
+    fn golden_step(g: &mut Np, i: &NpIn) -> NpOut {
+        g.step(i)
+    }
+
+    fn verilog(c: &NpConfig) -> String {
+        ccrtl_hdl::np::verilog(c).expect("NP configuration must be validated before use")
+    }
+
+    fn hdl_sim(c: &NpConfig) -> Box<dyn ccrtl_hdl::sim::CycleSim<NpIn, NpOut>> {
+        ccrtl_hdl::np::sim(c).expect("NP configuration must be validated before use")
+    }
+
+    fn default_config() -> NpConfig {
+        NpConfig::default()
+    }
+
+    fn parse_config(text: &str, path: &str) -> Result<NpConfig, ParamsError> {
+        parse_config(text, path)
+    }
+
+    fn menu() -> Vec<NpConfig> {
+        let mut v = vec![];
+        for &flow_bits in SUPPORTED_FLOW_BITS {
+            for &interval_bits in SUPPORTED_INTERVAL_BITS {
+                let shape = NpShape {
+                    flow_bits,
+                    interval_bits,
+                };
+                if shape.validate().is_ok() {
+                    v.push(NpConfig {
+                        shape,
+                        reset: NpParams::reset_for(&shape),
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    fn random_reset(c: &NpConfig, r: &mut Rng) -> NpConfig {
+        NpConfig {
+            shape: c.shape,
+            reset: NpParams {
+                interval: random_interval(r, &c.shape),
+            },
+        }
+    }
+
+    fn describe(c: &NpConfig) -> String {
+        format!(
+            "flow_bits={} interval_bits={} reset: interval={}",
+            c.shape.flow_bits, c.shape.interval_bits, c.reset.interval
+        )
+    }
+
+    fn coverage_points() -> &'static [&'static str] {
+        COVER
+    }
+
+    #[inline]
+    fn cover(g: &Np, prev: &NpIn, i: &NpIn, cov: &mut Coverage) {
+        if i.rst {
+            if prev.rst {
+                cov.hit(RESET_HELD);
+            } else if g.busy_left() > 0 {
+                cov.hit(RESET_WHILE_CLEARING);
+            } else {
+                cov.hit(RESET_MID_RUN);
+            }
+            if i.pkt_valid {
+                cov.hit(TRAFFIC_IN_RESET);
+            }
+            if i.cfg_valid {
+                cov.hit(CFG_IN_RESET);
+            }
+            return;
+        }
+        if i.cfg_valid {
+            if prev.cfg_valid && !prev.rst {
+                cov.hit(CFG_BACK_TO_BACK);
+            }
+            if i.pkt_valid {
+                cov.hit(CFG_WITH_PACKET);
+            }
+        }
+        if !i.pkt_valid {
+            return;
+        }
+        if !g.ready() {
+            cov.hit(REFUSED_WHILE_CLEARING);
+            if prev.rst {
+                cov.hit(RIGHT_AFTER_RESET);
+            }
+            return;
+        }
+        if i.pkt_ecn != ecn::CE {
+            cov.hit(NOT_CE);
+            return;
+        }
+        let n = g.interval() as u64;
+        if n == 0 {
+            cov.hit(INTERVAL_ZERO);
+        }
+        if n == g.config().shape.interval_max() as u64 {
+            cov.hit(INTERVAL_MAX);
+        }
+        match g.since_cnp(i.pkt_flow) {
+            None => cov.hit(NEVER_SEEN),
+            Some(d) => {
+                if (1..=4).contains(&d) {
+                    cov.hit(SINCE_1 + d as usize - 1);
+                }
+                if n > 0 && d == n {
+                    cov.hit(AT_INTERVAL);
+                }
+                if n > 1 && d + 1 == n {
+                    cov.hit(BELOW_INTERVAL);
+                }
+                if d >> g.config().shape.stamp_bits() != 0 {
+                    cov.hit(BEYOND_WRAP);
+                }
+            }
+        }
+    }
+}
+
+const COVER: &[&str] = &[
+    "CE packet of a flow with no CNP since reset",
+    "CE packet 1 cycle after its flow's CNP",
+    "CE packet 2 cycles after its flow's CNP",
+    "CE packet 3 cycles after its flow's CNP",
+    "CE packet 4 cycles after its flow's CNP",
+    "CE packet exactly N cycles after its flow's CNP",
+    "CE packet N - 1 cycles after its flow's CNP",
+    "CE packet of a flow whose CNP is older than the timestamp wrap",
+    "CE packet with N = 0",
+    "CE packet with N at its largest value",
+    "packet that is not CE",
+    "packet refused while the table is cleared",
+    "reset mid-traffic",
+    "reset during the clearing",
+    "reset held for several cycles",
+    "packet in a reset cycle",
+    "interval load in a reset cycle",
+    "interval loads in consecutive cycles",
+    "interval load with a packet in the same cycle",
+    "packet in the cycle after a reset (refused)",
+];
+const NEVER_SEEN: usize = 0;
+const SINCE_1: usize = 1;
+const AT_INTERVAL: usize = 5;
+const BELOW_INTERVAL: usize = 6;
+const BEYOND_WRAP: usize = 7;
+const INTERVAL_ZERO: usize = 8;
+const INTERVAL_MAX: usize = 9;
+const NOT_CE: usize = 10;
+const REFUSED_WHILE_CLEARING: usize = 11;
+const RESET_MID_RUN: usize = 12;
+const RESET_WHILE_CLEARING: usize = 13;
+const RESET_HELD: usize = 14;
+const TRAFFIC_IN_RESET: usize = 15;
+const CFG_IN_RESET: usize = 16;
+const CFG_BACK_TO_BACK: usize = 17;
+const CFG_WITH_PACKET: usize = 18;
+const RIGHT_AFTER_RESET: usize = 19;
+
+/// A random interval for `shape`, extreme values often.
+pub fn random_interval(r: &mut Rng, shape: &NpShape) -> u32 {
+    let max = shape.interval_max();
+    match r.upto(9) {
+        0 => 0,
+        1..=2 => r.range(1, 5),
+        3..=5 => r.range(6, 300).min(max),
+        6 => max,
+        7 => max - r.upto(3),
+        _ => r.upto(max),
+    }
+}
+
+/// How many watched flows the stimulus aims at.
+const WATCHED: usize = 8;
+
+/// Random valid NP stimulus (see the module comment).
+pub struct NpStimulus {
+    rng: Rng,
+    shape: NpShape,
+    flow_mask: u32,
+    /// A few flows traffic returns to all the time.
+    hot: [u32; 4],
+    /// Flows sent CE packets, whose CNP age is aimed at.
+    watched: [u32; WATCHED],
+    /// Flows given a CNP long ago, revisited past the wrap.
+    old: Vec<(u64, u32)>,
+    cycle: u64,
+    /// Cycles to the next mid-traffic reset.
+    reset_in: u64,
+    /// Reset cycles still to come in the current reset.
+    reset_left: u32,
+    /// Cycles to the next interval load.
+    cfg_in: u32,
+    /// Loads still to come in a run of consecutive loads.
+    loads_left: u32,
+    /// Share of cycles with a packet, in 64ths (changes now and then).
+    load_64: u32,
+}
+
+impl NpStimulus {
+    fn reset_gap(&mut self) -> u64 {
+        let f = self.shape.flows() as u64;
+        // One to three clearing periods apart (and at least a few
+        // thousand cycles of traffic); one in four soon after a reset, so
+        // that it lands in the clearing.
+        // One in four is longer than the timestamps' wrap, so that flows
+        // are revisited past it.
+        let wrap = 1u64 << self.shape.stamp_bits();
+        match self.rng.upto(3) {
+            0 => self.rng.upto(f as u32) as u64 + 1,
+            1 => wrap + f + 2_000 + self.rng.next_u64() % (f + 20_000),
+            _ => f + 2_000 + self.rng.next_u64() % (2 * f + 20_000),
+        }
+    }
+
+    fn random_flow(&mut self) -> u32 {
+        self.rng.next_u32() & self.flow_mask
+    }
+}
+
+impl Stimulus<NpBlock> for NpStimulus {
+    fn new(config: &NpConfig, seed: u64) -> NpStimulus {
+        let mut rng = Rng::new(seed);
+        let flow_mask = config.shape.flows() - 1;
+        let hot = [
+            rng.next_u32() & flow_mask,
+            rng.next_u32() & flow_mask,
+            rng.next_u32() & flow_mask,
+            rng.next_u32() & flow_mask,
+        ];
+        let mut s = NpStimulus {
+            rng,
+            shape: config.shape,
+            flow_mask,
+            hot,
+            watched: [0; WATCHED],
+            old: Vec::new(),
+            cycle: 0,
+            reset_in: 0,
+            reset_left: 0,
+            cfg_in: 50,
+            loads_left: 0,
+            load_64: 48,
+        };
+        for k in 0..WATCHED {
+            s.watched[k] = s.random_flow();
+        }
+        // The run starts with a reset.
+        s.reset_left = 1;
+        s.reset_in = s.reset_gap();
+        s
+    }
+
+    #[inline]
+    fn next_into(&mut self, g: &Np, i: &mut NpIn) {
+        self.cycle += 1;
+        // Reset: mid-traffic, held one to four cycles.
+        if self.reset_left == 0 {
+            self.reset_in = self.reset_in.saturating_sub(1);
+            if self.reset_in == 0 {
+                self.reset_left = 1 + if self.rng.chance(96) {
+                    self.rng.upto(3)
+                } else {
+                    0
+                };
+            }
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.rst = true;
+            if self.reset_left == 0 {
+                self.reset_in = self.reset_gap();
+            }
+        }
+        // Interval loads.
+        if self.loads_left > 0 {
+            self.loads_left -= 1;
+            i.cfg_valid = true;
+        } else {
+            self.cfg_in = self.cfg_in.saturating_sub(1);
+            if self.cfg_in == 0 {
+                i.cfg_valid = true;
+                self.cfg_in = 20 + self.rng.upto(4_000);
+                if self.rng.chance(8) {
+                    self.loads_left = self.rng.range(1, 3);
+                }
+            }
+        }
+        if i.rst && self.rng.chance(96) {
+            i.cfg_valid = true;
+        }
+        if i.cfg_valid {
+            i.cfg_interval = random_interval(&mut self.rng, &self.shape);
+        }
+        if self.rng.chance(1) && self.rng.chance(8) {
+            self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
+        }
+        // Packets.
+        if self.rng.upto(63) >= self.load_64 {
+            return;
+        }
+        i.pkt_valid = true;
+        i.pkt_ecn = if self.rng.chance(128) {
+            ecn::CE
+        } else {
+            self.rng.upto(3) as u8
+        };
+        let n = g.interval() as u64;
+        // Aim: a watched flow at N, N - 1 or 1..4 cycles after its CNP.
+        let mut aimed = None;
+        for &f in &self.watched {
+            if let Some(d) = g.since_cnp(f) {
+                if d == n || d + 1 == n || (1..=4).contains(&d) {
+                    aimed = Some(f);
+                    break;
+                }
+            }
+        }
+        let choice = self.rng.upto(15);
+        i.pkt_flow = match (aimed, choice) {
+            (Some(f), 0..=9) => {
+                i.pkt_ecn = ecn::CE;
+                f
+            }
+            (_, 0..=6) => self.hot[self.rng.upto(3) as usize],
+            (_, 7..=10) => {
+                let k = self.rng.upto(WATCHED as u32 - 1) as usize;
+                if self.rng.chance(4) {
+                    self.watched[k] = self.random_flow();
+                }
+                self.watched[k]
+            }
+            (_, 11) => {
+                // A flow whose CNP is past the wrap, if there is one.
+                let wrap = 1u64 << self.shape.stamp_bits();
+                match self.old.first() {
+                    Some(&(at, f)) if self.cycle - at > wrap => {
+                        self.old.remove(0);
+                        i.pkt_ecn = ecn::CE;
+                        f
+                    }
+                    _ => self.random_flow(),
+                }
+            }
+            _ => self.random_flow(),
+        };
+        if i.pkt_ecn == ecn::CE && self.old.len() < 64 && self.rng.chance(64) && g.ready() {
+            self.old.push((self.cycle, i.pkt_flow));
+        }
+    }
+}
+
+// ---- the params file ---------------------------------------------------------
+
+/// NP's table: `[np]` with `flow_bits`, `interval_bits` and `[np.reset]`.
+#[derive(Debug, Default, Deserialize)]
+struct NpFile {
+    np: Option<NpTable>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NpTable {
+    flow_bits: Option<u32>,
+    interval_bits: Option<u32>,
+    reset: Option<NpReset>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NpReset {
+    interval: Option<u32>,
+}
+
+/// Parses and validates NP's table of params text; `path` names it.
+pub fn parse_config(text: &str, path: &str) -> Result<NpConfig, ParamsError> {
+    let file: NpFile = toml::from_str(text).map_err(|e| ParamsError::File {
+        path: path.to_string(),
+        message: e.to_string().trim_end().to_string(),
+    })?;
+    let t = file.np.unwrap_or_default();
+    let defaults = NpShape::default();
+    let perr = |error| ParamsError::Param {
+        path: path.to_string(),
+        error,
+    };
+    let shape = NpShape {
+        flow_bits: t.flow_bits.unwrap_or(defaults.flow_bits),
+        interval_bits: t.interval_bits.unwrap_or(defaults.interval_bits),
+    };
+    shape.validate().map_err(perr)?;
+    let base = NpParams::reset_for(&shape);
+    let r = t.reset.unwrap_or_default();
+    let np = NpConfig {
+        shape,
+        reset: NpParams {
+            interval: r.interval.unwrap_or(base.interval),
+        },
+    };
+    np.validate().map_err(perr)?;
+    Ok(np)
+}
