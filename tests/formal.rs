@@ -575,7 +575,12 @@ fn fast_tier_plants_one_bug_per_property() {
         assert!(seen.contains(t), "no fast planted bug fails {t}");
     }
     for b in BUGS {
-        assert!(CONFIGS.contains(&b.config), "bug {}: no configuration {}", b.name, b.config);
+        assert!(
+            CONFIGS.contains(&b.config),
+            "bug {}: no configuration {}",
+            b.name,
+            b.config
+        );
     }
 }
 
@@ -664,7 +669,10 @@ fn every_shape_of_the_menu_is_proven() {
     }
     for shape in shapes {
         let label = shape.trim().replace('\n', ", ");
-        let dir = tmp_dir(&format!("formal-shape-{}", label.replace([' ', ',', '"', '='], "")));
+        let dir = tmp_dir(&format!(
+            "formal-shape-{}",
+            label.replace([' ', ',', '"', '='], "")
+        ));
         let params = dir.join("shape.toml");
         std::fs::write(&params, format!("[cp]\n{shape}")).unwrap();
         let (out, json) = formal_args(&dir, &["--params".into(), params.display().to_string()]);
@@ -777,18 +785,19 @@ fn proof_files_differ_from_the_default_files_only_in_reset_values() {
         let shape_file = shape_dir.join("shape.toml");
         std::fs::write(&shape_file, shape).unwrap();
         let default = emit(&shape_dir, Some(shape_file.to_str().unwrap()));
-        let (p, d): (Vec<&str>, Vec<&str>) =
-            (proof.lines().collect(), default.lines().collect());
+        let (p, d): (Vec<&str>, Vec<&str>) = (proof.lines().collect(), default.lines().collect());
         assert_eq!(p.len(), d.len(), "{config}");
         let mut differ = 0;
         for (a, b) in p.iter().zip(&d) {
             if a != b {
                 differ += 1;
                 let reset_line = |l: &str| {
-                    l.starts_with("//   reset.")
-                        || l.trim_start().starts_with("localparam  reset_")
+                    l.starts_with("//   reset.") || l.trim_start().starts_with("localparam  reset_")
                 };
-                assert!(reset_line(a) && reset_line(b), "{config}: differs:\n{a}\n{b}");
+                assert!(
+                    reset_line(a) && reset_line(b),
+                    "{config}: differs:\n{a}\n{b}"
+                );
             }
         }
         assert!(differ > 0, "{config}");

@@ -642,9 +642,7 @@ impl Cp {
             } else {
                 added = i.enq_len;
                 match i.enq_ecn {
-                    ecn::ECT0 | ecn::ECT1
-                        if shape.mark_at == MarkAt::Enqueue && mark(q, u, p) =>
-                    {
+                    ecn::ECT0 | ecn::ECT1 if shape.mark_at == MarkAt::Enqueue && mark(q, u, p) => {
                         (Action::Mark, ecn::CE)
                     }
                     other => (Action::Admit, other),

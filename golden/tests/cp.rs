@@ -743,7 +743,10 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     assert_eq!(cp.depth(), 0);
     for k in 1..=DELAY {
         let out = cp.step(&idle());
-        assert!(out.underflow == 0, "exact dequeue is no underflow (n + {k})");
+        assert!(
+            out.underflow == 0,
+            "exact dequeue is no underflow (n + {k})"
+        );
         let want = if k <= 3 { 1000 } else { 0 };
         assert_eq!(out.depth, want, "depth output of cycle n + {k}");
     }
@@ -760,7 +763,11 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     }
     for (k, out) in outs.iter().enumerate() {
         let after = k >= 4;
-        assert_eq!(out.underflow != 0, after, "underflow output of cycle n + {k}");
+        assert_eq!(
+            out.underflow != 0,
+            after,
+            "underflow output of cycle n + {k}"
+        );
         let want = if after { 0 } else { 1000 };
         assert_eq!(out.depth, want, "depth output of cycle n + {k}");
     }
@@ -782,7 +789,10 @@ fn underflow_output_rises_three_cycles_after_the_state_and_is_sticky_until_rst()
     // normal ones (flag still up); from cycle r + 1 on the flag is 0 (no lag)
     // and the depth 0.
     let out = cp.step(&reset());
-    assert!(out.underflow != 0, "outputs during the rst cycle are normal");
+    assert!(
+        out.underflow != 0,
+        "outputs during the rst cycle are normal"
+    );
     for k in 1..=DELAY {
         let out = cp.step(&idle());
         assert!(out.underflow == 0, "rst clears underflow (cycle r + {k})");

@@ -195,12 +195,61 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, interval, now, busy, ptr, p1_valid, p1_flow, p1_n, p2_valid, p2_flow,
-            p2_n, p2_s, p2_a, p2_b, p3_valid, p3_flow, p3_stamp, p3_b, p3_ram_recent, p3_m1,
-            p3_m2, p3_m3, p3_gt1, p3_gt2, p3_gt3, w1_we, w1_flow, w2_we, w2_flow, c1_valid,
-            c1_y, c1_dirty, c2_valid, c2_y, c2_dirty, c2_s, c2_a, c2_b, c3_valid, c3_y,
-            c3_dirty, c3_a, c3_stale, sw1_we, sw1_y, sw1_v, sw2_we, sw2_y, sw2_v, sw3_we,
-            sw3_y, sw3_v, o_valid, o_flow
+            self,
+            clk,
+            interval,
+            now,
+            busy,
+            ptr,
+            p1_valid,
+            p1_flow,
+            p1_n,
+            p2_valid,
+            p2_flow,
+            p2_n,
+            p2_s,
+            p2_a,
+            p2_b,
+            p3_valid,
+            p3_flow,
+            p3_stamp,
+            p3_b,
+            p3_ram_recent,
+            p3_m1,
+            p3_m2,
+            p3_m3,
+            p3_gt1,
+            p3_gt2,
+            p3_gt3,
+            w1_we,
+            w1_flow,
+            w2_we,
+            w2_flow,
+            c1_valid,
+            c1_y,
+            c1_dirty,
+            c2_valid,
+            c2_y,
+            c2_dirty,
+            c2_s,
+            c2_a,
+            c2_b,
+            c3_valid,
+            c3_y,
+            c3_dirty,
+            c3_a,
+            c3_stale,
+            sw1_we,
+            sw1_y,
+            sw1_v,
+            sw2_we,
+            sw2_y,
+            sw2_v,
+            sw3_we,
+            sw3_y,
+            sw3_v,
+            o_valid,
+            o_flow
         );
         self.s_p.read_clock.next = self.clk.val();
         self.s_p.write_clock.next = self.clk.val();
@@ -343,19 +392,19 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.c1_dirty.d.next = self.cnp.val() & (self.p3_flow.q.val() == self.ptr.q.val());
         self.c2_valid.d.next = self.c1_valid.q.val();
         self.c2_y.d.next = self.c1_y.q.val();
-        self.c2_dirty.d.next = self.c1_dirty.q.val()
-            | (self.cnp.val() & (self.p3_flow.q.val() == self.c1_y.q.val()));
+        self.c2_dirty.d.next =
+            self.c1_dirty.q.val() | (self.cnp.val() & (self.p3_flow.q.val() == self.c1_y.q.val()));
         self.c2_s.d.next = self.s_s.read_data.val();
         self.c2_a.d.next = self.a_s.read_data.val();
         self.c2_b.d.next = self.b_s.read_data.val();
         self.age_c.next = self.now.q.val() - self.c2_s.q.val();
         self.c3_valid.d.next = self.c2_valid.q.val();
         self.c3_y.d.next = self.c2_y.q.val();
-        self.c3_dirty.d.next = self.c2_dirty.q.val()
-            | (self.cnp.val() & (self.p3_flow.q.val() == self.c2_y.q.val()));
+        self.c3_dirty.d.next =
+            self.c2_dirty.q.val() | (self.cnp.val() & (self.p3_flow.q.val() == self.c2_y.q.val()));
         self.c3_a.d.next = self.c2_a.q.val();
-        self.c3_stale.d.next = (self.c2_a.q.val() ^ self.c2_b.q.val())
-            & (self.age_c.val() >= self.stale_age.val());
+        self.c3_stale.d.next =
+            (self.c2_a.q.val() ^ self.c2_b.q.val()) & (self.age_c.val() >= self.stale_age.val());
 
         // ---- Time, the pointer, the clearing ------------------------------------
         self.now.d.next = self.now.q.val() + 1;
@@ -414,7 +463,10 @@ pub fn verilog(config: &NpConfig) -> Result<String, ParamError> {
         ("flow_bits", s.flow_bits.to_string()),
         ("interval_bits", s.interval_bits.to_string()),
         ("stamp_bits", format!("{} (derived)", s.stamp_bits())),
-        ("reset.interval", format!("{} cycles", config.reset.interval)),
+        (
+            "reset.interval",
+            format!("{} cycles", config.reset.interval),
+        ),
     ];
     Ok(crate::emit::finish(
         "np",
@@ -454,14 +506,20 @@ impl<const FB: usize, const NB: usize, const TB: usize> crate::sim::CycleSim<NpI
         b.s_pkt_ecn.next = (i.pkt_ecn as u64).to_bits();
         b.s_cfg_valid.next = i.cfg_valid;
         b.s_cfg_interval.next = (i.cfg_interval as u64).to_bits();
-        assert!(simulate(b, crate::sim::MAX_ITERS), "NP logic did not settle");
+        assert!(
+            simulate(b, crate::sim::MAX_ITERS),
+            "NP logic did not settle"
+        );
         let out = NpOut {
             pkt_ready: b.s_pkt_ready.val(),
             cnp_valid: b.m_cnp_valid.val(),
             cnp_flow: b.m_cnp_flow.val().to_u32(),
         };
         b.clk.next = Clock { clk: true };
-        assert!(simulate(b, crate::sim::MAX_ITERS), "NP logic did not settle");
+        assert!(
+            simulate(b, crate::sim::MAX_ITERS),
+            "NP logic did not settle"
+        );
         out
     }
 }

@@ -81,6 +81,18 @@ pub trait Block: 'static {
 
     /// The configuration without a params file.
     fn default_config() -> Self::Config;
+    /// Params text (the block's table) of a configuration whose behaviour
+    /// shows within a few ten thousand cycles, for the checks that run that
+    /// long (the rust-hdl leg, the netlists, replay, the planted bug of the
+    /// mismatch report); empty for the defaults. NP's default takes 65,536
+    /// cycles to clear its flow table after reset, so it names a smaller
+    /// table.
+    const SHORT_PARAMS: &'static str = "";
+    /// [`Self::SHORT_PARAMS`] parsed.
+    fn short_config() -> Self::Config {
+        Self::parse_config(Self::SHORT_PARAMS, "SHORT_PARAMS")
+            .expect("a block's SHORT_PARAMS must be a valid params table")
+    }
     /// The block's table (`[NAME]`) of a params file, parsed and checked.
     /// `text` is the whole file (other blocks' tables are not looked at
     /// here); `path` names it in errors.

@@ -32,8 +32,8 @@
 //! machinery, not here.
 
 use ccrtl_golden::cp::{
-    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, MarkAt, PMAX_BITS,
-    PMAX_ONE, SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS, SUPPORTED_QUEUES,
+    ecn, Cp, CpConfig, CpIn, CpOut, CpParams, CpParamsPort, CpShape, MarkAt, PMAX_BITS, PMAX_ONE,
+    SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS, SUPPORTED_QUEUES,
 };
 
 use crate::block::{Block, Coverage, Stimulus};
@@ -810,7 +810,11 @@ impl CpStimulus {
         };
         let f = self.focus;
         let other = |b: &mut Bits| (b.take(3) as u32 % n) as usize;
-        let qe = if n > 1 && b.chance(32) { other(&mut b) } else { f };
+        let qe = if n > 1 && b.chance(32) {
+            other(&mut b)
+        } else {
+            f
+        };
         i.enq_queue = index(&mut b, qe);
         let qd = if n > 1 && b.chance(64) {
             let k = other(&mut b);
@@ -828,7 +832,11 @@ impl CpStimulus {
             // (Aimed dequeues set their ECN; others get a random one.)
             i.deq_ecn = b.take(2) as u8;
         }
-        let qc = if n > 1 && b.chance(32) { other(&mut b) } else { f };
+        let qc = if n > 1 && b.chance(32) {
+            other(&mut b)
+        } else {
+            f
+        };
         i.cfg_queue = index(&mut b, qc);
         let qs = if b.chance(128) { f } else { other(&mut b) };
         i.depth_sel = index(&mut b, qs);

@@ -21,8 +21,7 @@
 //! machinery, not here.
 
 use ccrtl_golden::np::{
-    ecn, Np, NpConfig, NpIn, NpOut, NpParams, NpShape, SUPPORTED_FLOW_BITS,
-    SUPPORTED_INTERVAL_BITS,
+    ecn, Np, NpConfig, NpIn, NpOut, NpParams, NpShape, SUPPORTED_FLOW_BITS, SUPPORTED_INTERVAL_BITS,
 };
 use serde::Deserialize;
 
@@ -95,6 +94,11 @@ impl Block for NpBlock {
     fn default_config() -> NpConfig {
         NpConfig::default()
     }
+
+    /// 256 flows (a 256-cycle clearing, timestamps that wrap every 2^14
+    /// cycles), reset interval 37.
+    const SHORT_PARAMS: &'static str =
+        "[np]\nflow_bits = 8\ninterval_bits = 12\n[np.reset]\ninterval = 37\n";
 
     fn parse_config(text: &str, path: &str) -> Result<NpConfig, ParamsError> {
         parse_config(text, path)
@@ -198,6 +202,9 @@ impl Block for NpBlock {
                 if n > 1 && d + 1 == n {
                     cov.hit(BELOW_INTERVAL);
                 }
+                if d >> g.config().shape.interval_bits != 0 {
+                    cov.hit(BEYOND_INTERVAL_MAX);
+                }
                 if d >> g.config().shape.stamp_bits() != 0 {
                     cov.hit(BEYOND_WRAP);
                 }
@@ -227,6 +234,7 @@ const COVER: &[&str] = &[
     "interval loads in consecutive cycles",
     "interval load with a packet in the same cycle",
     "packet in the cycle after a reset (refused)",
+    "CE packet of a flow whose CNP is 2^interval_bits or more cycles old (scrubbed)",
 ];
 const NEVER_SEEN: usize = 0;
 const SINCE_1: usize = 1;
@@ -245,6 +253,7 @@ const CFG_IN_RESET: usize = 16;
 const CFG_BACK_TO_BACK: usize = 17;
 const CFG_WITH_PACKET: usize = 18;
 const RIGHT_AFTER_RESET: usize = 19;
+const BEYOND_INTERVAL_MAX: usize = 20;
 
 /// A random interval for `shape`, extreme values often.
 pub fn random_interval(r: &mut Rng, shape: &NpShape) -> u32 {
@@ -284,20 +293,37 @@ pub struct NpStimulus {
     loads_left: u32,
     /// Share of cycles with a packet, in 64ths (changes now and then).
     load_64: u32,
+    /// Cycles since the last reset cycle, counting the cycle being made
+    /// (1 in a reset cycle): the RTL's scrubber reads flow
+    /// `(since_reset - 2) mod F` in it.
+    since_reset: u64,
+    /// Cycles of the current CNP storm still to come, and the cycle the
+    /// next one starts (after the reset that schedules it).
+    storm_left: u64,
+    storm_at: Option<u64>,
+    /// Resets so far (their gaps cycle through four kinds).
+    resets: u64,
+    /// Flows to send a CE packet to, one a cycle, after a storm.
+    revisit: Vec<u32>,
 }
 
 impl NpStimulus {
+    /// Cycles from the end of a reset to the next one, by the reset's
+    /// number: soon (in the clearing that follows), one to three clearing
+    /// periods (and a few thousand cycles of traffic), then a CNP storm
+    /// (see `next_into`) and more than the wrap, then one to three
+    /// clearing periods again.
     fn reset_gap(&mut self) -> u64 {
         let f = self.shape.flows() as u64;
-        // One to three clearing periods apart (and at least a few
-        // thousand cycles of traffic); one in four soon after a reset, so
-        // that it lands in the clearing.
-        // One in four is longer than the timestamps' wrap, so that flows
-        // are revisited past it.
-        let wrap = 1u64 << self.shape.stamp_bits();
-        match self.rng.upto(3) {
-            0 => self.rng.upto(f as u32) as u64 + 1,
-            1 => wrap + f + 2_000 + self.rng.next_u64() % (f + 20_000),
+        self.resets += 1;
+        match self.resets % 4 {
+            1 => self.rng.upto(f as u32) as u64 + 1,
+            3 => {
+                let wrap = 1u64 << self.shape.stamp_bits();
+                let start = f + 5_000;
+                self.storm_at = Some(start);
+                start + 2 * wrap + 2 * f + 40_000
+            }
             _ => f + 2_000 + self.rng.next_u64() % (2 * f + 20_000),
         }
     }
@@ -311,9 +337,11 @@ impl Stimulus<NpBlock> for NpStimulus {
     fn new(config: &NpConfig, seed: u64) -> NpStimulus {
         let mut rng = Rng::new(seed);
         let flow_mask = config.shape.flows() - 1;
+        // The first and the last flow are hot: the clearing after a reset
+        // starts and ends with them.
         let hot = [
-            rng.next_u32() & flow_mask,
-            rng.next_u32() & flow_mask,
+            0,
+            flow_mask,
             rng.next_u32() & flow_mask,
             rng.next_u32() & flow_mask,
         ];
@@ -330,13 +358,22 @@ impl Stimulus<NpBlock> for NpStimulus {
             cfg_in: 50,
             loads_left: 0,
             load_64: 48,
+            since_reset: 0,
+            storm_left: 0,
+            storm_at: None,
+            resets: 0,
+            revisit: Vec::new(),
         };
         for k in 0..WATCHED {
             s.watched[k] = s.random_flow();
         }
-        // The run starts with a reset.
-        s.reset_left = 1;
-        s.reset_in = s.reset_gap();
+        // The run starts with a reset held for two to four cycles; the
+        // first stretch of traffic is longer than the wrap, so every run of
+        // a few 1e5 cycles (about 2^stamp_bits + 2^(flow_bits + 1))
+        // revisits flows past it.
+        s.reset_left = 2 + s.rng.upto(2);
+        let f = config.shape.flows() as u64;
+        s.reset_in = (1u64 << config.shape.stamp_bits()) + 2 * f + 20_000;
         s
     }
 
@@ -357,8 +394,51 @@ impl Stimulus<NpBlock> for NpStimulus {
         if self.reset_left > 0 {
             self.reset_left -= 1;
             i.rst = true;
-            if self.reset_left == 0 {
+            // (The first reset's gap is set by `new`.) One reset in four
+            // is followed by a CNP storm: N = 0 and a CE packet of the hot
+            // flows every cycle for longer than the wrap, then N at its
+            // largest and the flows given CNPs before it revisited. The
+            // scrubber must keep clearing the stale flows while CNPs are
+            // written every cycle (it may skip only a flow that gets one).
+            self.since_reset = 0;
+            self.storm_left = 0;
+            if self.reset_left == 0 && self.reset_in == 0 {
+                self.storm_at = None;
                 self.reset_in = self.reset_gap();
+            }
+        }
+        self.since_reset += 1;
+        let storm_start = self.storm_at == Some(self.since_reset);
+        if storm_start {
+            // A little longer than the wrap: the flows silent through it,
+            // if not cleared by the scrubber, would read as 64-odd cycles
+            // old afterwards.
+            self.storm_left = (1u64 << self.shape.stamp_bits()) + 64;
+        }
+        if self.storm_left > 0 && !i.rst {
+            self.storm_left -= 1;
+            i.cfg_valid = storm_start || self.storm_left == 0;
+            i.cfg_interval = if self.storm_left == 0 {
+                self.shape.interval_max()
+            } else {
+                0
+            };
+            i.pkt_valid = true;
+            i.pkt_ecn = ecn::CE;
+            i.pkt_flow = self.hot[2 + self.rng.upto(1) as usize];
+            if self.storm_left == 0 {
+                // Then the first and the last flows, silent through it.
+                let m = self.flow_mask;
+                self.revisit = vec![m - 2, m - 1, 0, m];
+            }
+            return;
+        }
+        if let Some(f) = self.revisit.pop() {
+            if !i.rst {
+                i.pkt_valid = true;
+                i.pkt_ecn = ecn::CE;
+                i.pkt_flow = f;
+                return;
             }
         }
         // Interval loads.
@@ -405,6 +485,25 @@ impl Stimulus<NpBlock> for NpStimulus {
                 }
             }
         }
+        // Aim: a flow whose CNP has just gone stale (2^interval_bits or
+        // more cycles old) and which the RTL's scrubber reads within three
+        // cycles of this packet, so that its clear lands while this packet
+        // is in flight.
+        if aimed.is_none() && self.rng.chance(64) {
+            let f = self.shape.flows() as u64;
+            let ptr = (self.since_reset + f - 2) % f;
+            let stale = 1u64 << self.shape.interval_bits;
+            for k in 0..7u64 {
+                let y = ((ptr + f + k - 3) % f) as u32;
+                if g.since_cnp(y)
+                    .is_some_and(|d| d >= stale && d < stale + f + 8)
+                {
+                    aimed = Some(y);
+                    self.watched[self.rng.upto(WATCHED as u32 - 1) as usize] = y;
+                    break;
+                }
+            }
+        }
         let choice = self.rng.upto(15);
         i.pkt_flow = match (aimed, choice) {
             (Some(f), 0..=9) => {
@@ -419,6 +518,20 @@ impl Stimulus<NpBlock> for NpStimulus {
                 }
                 self.watched[k]
             }
+            (_, 12) if self.rng.chance(128) => {
+                // A flow the scrubber reads within three cycles of this
+                // one: its clear (of a stale flow) lands while this
+                // packet is in flight.
+                let f = self.shape.flows() as u64;
+                let ptr = (self.since_reset + f - 2) % f;
+                let k = self.rng.upto(6) as u64;
+                i.pkt_ecn = ecn::CE;
+                let y = ((ptr + f + k - 3) % f) as u32;
+                // Watched, so that the next packets of the flow come at
+                // the interval's edges and show a wrong valid bit.
+                self.watched[self.rng.upto(WATCHED as u32 - 1) as usize] = y;
+                y
+            }
             (_, 11) => {
                 // A flow whose CNP is past the wrap, if there is one.
                 let wrap = 1u64 << self.shape.stamp_bits();
@@ -431,7 +544,16 @@ impl Stimulus<NpBlock> for NpStimulus {
                     _ => self.random_flow(),
                 }
             }
-            _ => self.random_flow(),
+            // Random flows, from a quarter of the table one time in two
+            // (so that some flows are left alone long enough to go stale).
+            _ => {
+                let f = self.random_flow();
+                if self.rng.chance(128) {
+                    f & (self.flow_mask >> 2)
+                } else {
+                    f
+                }
+            }
         };
         if i.pkt_ecn == ecn::CE && self.old.len() < 64 && self.rng.chance(64) && g.ready() {
             self.old.push((self.cycle, i.pkt_flow));

