@@ -1062,15 +1062,17 @@ fn emit_writes_one_file_per_block_with_the_params_file_applied() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let files: Vec<_> = std::fs::read_dir(&out_dir)
+    let mut files: Vec<_> = std::fs::read_dir(&out_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(
-        files,
-        vec![std::ffi::OsString::from("ccrtl_cp.v")],
-        "no temporary left"
-    );
+    files.sort();
+    let mut expected: Vec<std::ffi::OsString> = ccrtl_sim::registry::names()
+        .iter()
+        .map(|b| ccrtl_hdl::emit::file_name(b).into())
+        .collect();
+    expected.sort();
+    assert_eq!(files, expected, "one file per block, no temporary left");
     let text = std::fs::read_to_string(out_dir.join("ccrtl_cp.v")).unwrap();
     assert!(text.contains("input wire  [19:0] s_cfg_kmin;"));
     assert!(text.contains("reset.pmax    = 16384 (Q1.16, = 0.25)"));

@@ -718,9 +718,9 @@ fn unknown_blocks_and_tasks_are_usage_errors() {
         err.contains("no task `p9_nothing`") && err.contains("p2_wred"),
         "{err}"
     );
-    let out = common::ccrtl(&["formal", "np"]);
+    let out = common::ccrtl(&["formal", "nosuchblock"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown block `np`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown block `nosuchblock`"));
     let (out, _) = formal_args(&dir, &["--config".into(), "params-q9".into()]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");

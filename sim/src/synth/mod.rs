@@ -131,6 +131,10 @@ pub struct Device {
     pub pnr: Option<(&'static str, &'static [&'static str])>,
     /// Why there is no Fmax, for devices without place and route.
     pub no_pnr: Option<&'static str>,
+    /// Block RAMs the device has (`DP16KD` on ECP5, `SB_RAM40_4K` on
+    /// iCE40): a block that needs more is not placed, and its report says
+    /// so.
+    pub bram_blocks: Option<u64>,
 }
 
 /// Every device, the main figure (ECP5-85) first.
@@ -146,6 +150,7 @@ pub static DEVICES: &[Device] = &[
             &["--85k", "--package", "CABGA756", "--speed", "8"],
         )),
         no_pnr: None,
+        bram_blocks: Some(208),
     },
     Device {
         key: "ecp5-25",
@@ -158,6 +163,7 @@ pub static DEVICES: &[Device] = &[
             &["--25k", "--package", "CABGA381", "--speed", "8"],
         )),
         no_pnr: None,
+        bram_blocks: Some(56),
     },
     Device {
         key: "up5k",
@@ -167,6 +173,7 @@ pub static DEVICES: &[Device] = &[
         flow: Flow::Ice40Dsp,
         pnr: Some(("nextpnr-ice40", &["--up5k", "--package", "sg48"])),
         no_pnr: None,
+        bram_blocks: Some(30),
     },
     Device {
         key: "hx8k",
@@ -176,6 +183,7 @@ pub static DEVICES: &[Device] = &[
         flow: Flow::Ice40,
         pnr: Some(("nextpnr-ice40", &["--hx8k", "--package", "ct256"])),
         no_pnr: None,
+        bram_blocks: Some(32),
     },
     Device {
         key: "xc7",
@@ -187,6 +195,7 @@ pub static DEVICES: &[Device] = &[
         no_pnr: Some(
             "resource estimate only: there is no open place and route for 7-series here, so no Fmax",
         ),
+        bram_blocks: None,
     },
 ];
 
@@ -779,10 +788,23 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
         });
     }
 
-    // 3. Place and route: every device, every seed, two at a time.
+    // 3. Place and route: every device the block fits, every seed, two
+    // at a time.
+    let mut no_fit: BTreeMap<&'static str, String> = BTreeMap::new();
+    for d in &pnr_devices {
+        let fi = flows.iter().position(|f| *f == d.flow).expect("flow run");
+        let need = netlist::classify(d.family, &block_done[fi].cells).bram;
+        if let Some(have) = d.bram_blocks.filter(|&have| need > have) {
+            no_fit.insert(
+                d.key,
+                format!("does not fit: the block needs {need} block RAMs, the device has {have}"),
+            );
+        }
+    }
     let seeds: Vec<u32> = (1..=o.seeds).collect();
     let pnr_runs: Vec<(&Device, u32, Invocation)> = pnr_devices
         .iter()
+        .filter(|d| !no_fit.contains_key(d.key))
         .flat_map(|&d| seeds.iter().map(move |&s| (d, s)))
         .map(|(d, s)| (d, s, run.place_and_route(d, s)))
         .collect();
@@ -819,7 +841,10 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
         let no_fmax = match (&pnr, d.no_pnr) {
             (Some(_), _) => None,
             (None, Some(why)) => Some(why.to_string()),
-            (None, None) => Some("run without --pnr: resources only".to_string()),
+            (None, None) => Some(match no_fit.get(d.key) {
+                Some(why) => why.clone(),
+                None => "run without --pnr: resources only".to_string(),
+            }),
         };
         reports.push(DeviceReport {
             key: d.key.into(),
