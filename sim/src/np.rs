@@ -143,6 +143,17 @@ impl Block for NpBlock {
         COVER
     }
 
+    /// The points past the wrap and past the scrubber's age count only
+    /// where the wrap is at most 2^18 cycles, so that a run of 1e6 cycles
+    /// reaches them (with interval_bits = 20 the wrap is 2^22 cycles; the
+    /// same generic RTL is checked past its wrap at the smaller widths).
+    fn coverage_applies(c: &NpConfig) -> Vec<bool> {
+        let long = c.shape.stamp_bits() > LONG_RUN_STAMP_BITS;
+        (0..COVER.len())
+            .map(|k| !(long && (k == BEYOND_WRAP || k == BEYOND_INTERVAL_MAX)))
+            .collect()
+    }
+
     #[inline]
     fn cover(g: &Np, prev: &NpIn, i: &NpIn, cov: &mut Coverage) {
         if i.rst {
@@ -236,6 +247,8 @@ const COVER: &[&str] = &[
     "packet in the cycle after a reset (refused)",
     "CE packet of a flow whose CNP is 2^interval_bits or more cycles old (scrubbed)",
 ];
+/// The widest timestamps whose wrap a 1e6-cycle run reaches.
+const LONG_RUN_STAMP_BITS: u32 = 18;
 const NEVER_SEEN: usize = 0;
 const SINCE_1: usize = 1;
 const AT_INTERVAL: usize = 5;
@@ -305,6 +318,8 @@ pub struct NpStimulus {
     resets: u64,
     /// Flows to send a CE packet to, one a cycle, after a storm.
     revisit: Vec<u32>,
+    /// The last cycle made was a reset cycle: a packet comes now.
+    after_reset: bool,
 }
 
 impl NpStimulus {
@@ -363,6 +378,7 @@ impl Stimulus<NpBlock> for NpStimulus {
             storm_at: None,
             resets: 0,
             revisit: Vec::new(),
+            after_reset: false,
         };
         for k in 0..WATCHED {
             s.watched[k] = s.random_flow();
@@ -373,7 +389,11 @@ impl Stimulus<NpBlock> for NpStimulus {
         // revisits flows past it.
         s.reset_left = 2 + s.rng.upto(2);
         let f = config.shape.flows() as u64;
-        s.reset_in = (1u64 << config.shape.stamp_bits()) + 2 * f + 20_000;
+        s.reset_in = if config.shape.stamp_bits() <= LONG_RUN_STAMP_BITS {
+            (1u64 << config.shape.stamp_bits()) + 2 * f + 20_000
+        } else {
+            f + 2_000 + s.rng.next_u64() % (2 * f + 20_000)
+        };
         s
     }
 
@@ -464,8 +484,9 @@ impl Stimulus<NpBlock> for NpStimulus {
         if self.rng.chance(1) && self.rng.chance(8) {
             self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
         }
-        // Packets.
-        if self.rng.upto(63) >= self.load_64 {
+        // Packets (always one in the cycle after a reset, refused).
+        let after_reset = std::mem::replace(&mut self.after_reset, i.rst);
+        if self.rng.upto(63) >= self.load_64 && !after_reset {
             return;
         }
         i.pkt_valid = true;
