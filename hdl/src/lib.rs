@@ -11,4 +11,5 @@ pub mod mul;
 pub mod np;
 pub mod param;
 pub mod ports;
+pub mod ram;
 pub mod sim;

@@ -13,9 +13,9 @@
 //! Per flow: the timestamp `s` of its last CNP (TB bits) and a valid bit
 //! `v = a ^ b`, split so that each half has one writer: the packet path
 //! writes `a` (a CNP makes `v` 1: `a <- !b`), the scrubber writes `b` (it
-//! makes `v` 0: `b <- a`). Each RAM is kept twice, once for the packet
-//! path's reads and once for the scrubber's (both copies take the same
-//! writes), so both read every cycle: 2 x (TB + 2) bits of RAM per flow.
+//! makes `v` 0: `b <- a`). Each is a [`TwoReadRam`]: read port A serves the
+//! packet path, read port B the scrubber, so both read every cycle; its two
+//! copies make 2 x (TB + 2) bits of RAM per flow.
 //!
 //! # Wrap
 //! Ages are `now - s` modulo `2^TB`. The scrubber visits one flow per cycle
@@ -52,6 +52,7 @@ use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
 use crate::param::Param;
+use crate::ram::TwoReadRam;
 
 #[derive(LogicBlock, Default)]
 pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
@@ -77,14 +78,11 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     /// Flow of the CNP; 0 when not valid.
     pub m_cnp_flow: Signal<Out, Bits<FB>>,
 
-    // The flow table: timestamps and the two halves of the valid bit, each
-    // as the packet path's copy (`_p`) and the scrubber's (`_s`).
-    s_p: RAM<Bits<TB>, FB>,
-    s_s: RAM<Bits<TB>, FB>,
-    a_p: RAM<Bit, FB>,
-    a_s: RAM<Bit, FB>,
-    b_p: RAM<Bit, FB>,
-    b_s: RAM<Bit, FB>,
+    // The flow table: timestamps and the two halves of the valid bit; read
+    // port A is the packet path's, B the scrubber's.
+    s: TwoReadRam<Bits<TB>, FB>,
+    a: TwoReadRam<Bit, FB>,
+    b: TwoReadRam<Bit, FB>,
 
     interval: DFF<Bits<NB>>,
     now: DFF<Bits<TB>>,
@@ -251,18 +249,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             o_valid,
             o_flow
         );
-        self.s_p.read_clock.next = self.clk.val();
-        self.s_p.write_clock.next = self.clk.val();
-        self.s_s.read_clock.next = self.clk.val();
-        self.s_s.write_clock.next = self.clk.val();
-        self.a_p.read_clock.next = self.clk.val();
-        self.a_p.write_clock.next = self.clk.val();
-        self.a_s.read_clock.next = self.clk.val();
-        self.a_s.write_clock.next = self.clk.val();
-        self.b_p.read_clock.next = self.clk.val();
-        self.b_p.write_clock.next = self.clk.val();
-        self.b_s.read_clock.next = self.clk.val();
-        self.b_s.write_clock.next = self.clk.val();
+        self.s.clock.next = self.clk.val();
+        self.a.clock.next = self.clk.val();
+        self.b.clock.next = self.clk.val();
 
         // ---- Stage 3: the decision (the one-cycle loop) ------------------
         self.recent.next = self.p3_ram_recent.q.val();
@@ -315,37 +304,22 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.sw3_v.d.next = self.sw2_v.q.val();
 
         // ---- RAM writes: the clearing sweep, or the two paths -------------
-        self.s_p.write_address.next = self.p3_flow.q.val();
-        self.s_s.write_address.next = self.p3_flow.q.val();
-        self.s_p.write_data.next = self.p3_stamp.q.val();
-        self.s_s.write_data.next = self.p3_stamp.q.val();
-        self.s_p.write_enable.next = self.cnp.val();
-        self.s_s.write_enable.next = self.cnp.val();
-        self.a_p.write_address.next = self.p3_flow.q.val();
-        self.a_s.write_address.next = self.p3_flow.q.val();
-        self.a_p.write_data.next = !self.b_eff.val();
-        self.a_s.write_data.next = !self.b_eff.val();
-        self.a_p.write_enable.next = self.cnp.val();
-        self.a_s.write_enable.next = self.cnp.val();
-        self.b_p.write_address.next = self.c3_y.q.val();
-        self.b_s.write_address.next = self.c3_y.q.val();
-        self.b_p.write_data.next = self.c3_a.q.val();
-        self.b_s.write_data.next = self.c3_a.q.val();
-        self.b_p.write_enable.next = self.clear.val();
-        self.b_s.write_enable.next = self.clear.val();
+        self.s.write_address.next = self.p3_flow.q.val();
+        self.s.write_data.next = self.p3_stamp.q.val();
+        self.s.write_enable.next = self.cnp.val();
+        self.a.write_address.next = self.p3_flow.q.val();
+        self.a.write_data.next = !self.b_eff.val();
+        self.a.write_enable.next = self.cnp.val();
+        self.b.write_address.next = self.c3_y.q.val();
+        self.b.write_data.next = self.c3_a.q.val();
+        self.b.write_enable.next = self.clear.val();
         if self.busy.q.val() {
-            self.a_p.write_address.next = self.ptr.q.val();
-            self.a_s.write_address.next = self.ptr.q.val();
-            self.a_p.write_data.next = false;
-            self.a_s.write_data.next = false;
-            self.a_p.write_enable.next = true;
-            self.a_s.write_enable.next = true;
-            self.b_p.write_address.next = self.ptr.q.val();
-            self.b_s.write_address.next = self.ptr.q.val();
-            self.b_p.write_data.next = false;
-            self.b_s.write_data.next = false;
-            self.b_p.write_enable.next = true;
-            self.b_s.write_enable.next = true;
+            self.a.write_address.next = self.ptr.q.val();
+            self.a.write_data.next = false;
+            self.a.write_enable.next = true;
+            self.b.write_address.next = self.ptr.q.val();
+            self.b.write_data.next = false;
+            self.b.write_enable.next = true;
         }
 
         // ---- Ports into stage 1 ----------------------------------------------
@@ -353,9 +327,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.p1_valid.d.next = self.accept.val() & (self.s_pkt_ecn.val() == 3);
         self.p1_flow.d.next = self.s_pkt_flow.val();
         self.p1_n.d.next = self.interval.q.val();
-        self.s_p.read_address.next = self.s_pkt_flow.val();
-        self.a_p.read_address.next = self.s_pkt_flow.val();
-        self.b_p.read_address.next = self.s_pkt_flow.val();
+        self.s.read_address_a.next = self.s_pkt_flow.val();
+        self.a.read_address_a.next = self.s_pkt_flow.val();
+        self.b.read_address_a.next = self.s_pkt_flow.val();
         if self.s_cfg_valid.val() {
             self.interval.d.next = self.s_cfg_interval.val();
         }
@@ -364,9 +338,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.p2_valid.d.next = self.p1_valid.q.val();
         self.p2_flow.d.next = self.p1_flow.q.val();
         self.p2_n.d.next = self.p1_n.q.val();
-        self.p2_s.d.next = self.s_p.read_data.val();
-        self.p2_a.d.next = self.a_p.read_data.val();
-        self.p2_b.d.next = self.b_p.read_data.val();
+        self.p2_s.d.next = self.s.read_data_a.val();
+        self.p2_a.d.next = self.a.read_data_a.val();
+        self.p2_b.d.next = self.b.read_data_a.val();
 
         // ---- Stage 2 -> 3: the RAM's answer and the packets ahead ----------
         self.age_p.next = self.now.q.val() - self.p2_s.q.val();
@@ -384,9 +358,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.p3_gt3.d.next = self.p2_n.q.val() > self.three_n.val();
 
         // ---- Scrubber: read `ptr`; track CNPs written to the flow in flight ---
-        self.s_s.read_address.next = self.ptr.q.val();
-        self.a_s.read_address.next = self.ptr.q.val();
-        self.b_s.read_address.next = self.ptr.q.val();
+        self.s.read_address_b.next = self.ptr.q.val();
+        self.a.read_address_b.next = self.ptr.q.val();
+        self.b.read_address_b.next = self.ptr.q.val();
         self.c1_valid.d.next = !self.busy.q.val();
         self.c1_y.d.next = self.ptr.q.val();
         self.c1_dirty.d.next = self.cnp.val() & (self.p3_flow.q.val() == self.ptr.q.val());
@@ -394,9 +368,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.c2_y.d.next = self.c1_y.q.val();
         self.c2_dirty.d.next =
             self.c1_dirty.q.val() | (self.cnp.val() & (self.p3_flow.q.val() == self.c1_y.q.val()));
-        self.c2_s.d.next = self.s_s.read_data.val();
-        self.c2_a.d.next = self.a_s.read_data.val();
-        self.c2_b.d.next = self.b_s.read_data.val();
+        self.c2_s.d.next = self.s.read_data_b.val();
+        self.c2_a.d.next = self.a.read_data_b.val();
+        self.c2_b.d.next = self.b.read_data_b.val();
         self.age_c.next = self.now.q.val() - self.c2_s.q.val();
         self.c3_valid.d.next = self.c2_valid.q.val();
         self.c3_y.d.next = self.c2_y.q.val();
