@@ -320,11 +320,13 @@ pub struct NpStimulus {
     revisit: Vec<u32>,
     /// The last cycle made was a reset cycle: a packet comes now.
     after_reset: bool,
+    /// The last cycle made was a load of a run with more to come.
+    in_run: bool,
 }
 
 impl NpStimulus {
     /// Cycles from the end of a reset to the next one, by the reset's
-    /// number: soon (in the clearing that follows), one to three clearing
+    /// number: soon (in the clearing that follows, or just after), one to three clearing
     /// periods (and a few thousand cycles of traffic), then a CNP storm
     /// (see `next_into`) and more than the wrap, then one to three
     /// clearing periods again.
@@ -332,8 +334,14 @@ impl NpStimulus {
         let f = self.shape.flows() as u64;
         self.resets += 1;
         match self.resets % 4 {
+            // In the clearing, or just after it: the flows given CNPs in
+            // the first cycles of traffic carry stamps that, had the next
+            // clearing missed them, would read as a few cycles old after
+            // it (the time counter restarts at each reset).
+            1 if self.rng.chance(128) => f + 1 + self.rng.upto(16) as u64,
             1 => self.rng.upto(f as u32) as u64 + 1,
-            3 => {
+            // (No storm where the wrap is longer than a 1e6-cycle run.)
+            3 if self.shape.stamp_bits() <= LONG_RUN_STAMP_BITS => {
                 let wrap = 1u64 << self.shape.stamp_bits();
                 let start = f + 5_000;
                 self.storm_at = Some(start);
@@ -379,6 +387,7 @@ impl Stimulus<NpBlock> for NpStimulus {
             resets: 0,
             revisit: Vec::new(),
             after_reset: false,
+            in_run: false,
         };
         for k in 0..WATCHED {
             s.watched[k] = s.random_flow();
@@ -428,6 +437,11 @@ impl Stimulus<NpBlock> for NpStimulus {
             }
         }
         self.since_reset += 1;
+        // The first packets after a clearing go to the first and the last
+        // flow, the ends of the clearing's sweep.
+        if self.since_reset == self.shape.flows() as u64 + 2 {
+            self.revisit.extend([self.flow_mask, 0]);
+        }
         let storm_start = self.storm_at == Some(self.since_reset);
         if storm_start {
             // A little longer than the wrap: the flows silent through it,
@@ -470,7 +484,7 @@ impl Stimulus<NpBlock> for NpStimulus {
             if self.cfg_in == 0 {
                 i.cfg_valid = true;
                 self.cfg_in = 20 + self.rng.upto(4_000);
-                if self.rng.chance(8) {
+                if self.rng.chance(32) {
                     self.loads_left = self.rng.range(1, 3);
                 }
             }
@@ -479,9 +493,18 @@ impl Stimulus<NpBlock> for NpStimulus {
             i.cfg_valid = true;
         }
         if i.cfg_valid {
-            i.cfg_interval = random_interval(&mut self.rng, &self.shape);
+            // A run of consecutive loads steps N around the forwarding
+            // distances (the packets 1, 2 and 3 cycles ahead), so that
+            // back-to-back packets of one flow see different intervals.
+            i.cfg_interval = if self.loads_left > 0 || self.in_run {
+                self.rng.range(1, 5)
+            } else {
+                random_interval(&mut self.rng, &self.shape)
+            };
         }
-        if self.rng.chance(1) && self.rng.chance(8) {
+        self.in_run = self.loads_left > 0;
+        // The packet load changes about once in 8,192 cycles.
+        if self.rng.upto(8191) == 0 {
             self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
         }
         // Packets (always one in the cycle after a reset, refused).
