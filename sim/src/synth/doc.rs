@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{mhz, resource_rows, Report};
+use super::{mhz, outreg_notes, outreg_row, resource_rows, Report};
 use crate::synth::netlist::Resources;
 
 fn md_row(cells: &[String]) -> String {
@@ -119,6 +119,11 @@ fn block_section(r: &Report) -> String {
                 row
             })
             .collect();
+    if let Some(v) = outreg_row(&r.devices) {
+        let mut row = vec!["FFs absorbed into block RAM output registers".to_string()];
+        row.extend(v);
+        rows.push(row);
+    }
     if r.pnr {
         let mut med = vec![format!("**Fmax, MHz** (median of {} seeds)", r.seeds.len())];
         let mut per = vec![format!(
@@ -176,6 +181,18 @@ fn block_section(r: &Report) -> String {
         ));
     }
     s.push('\n');
+    let notes = outreg_notes(&r.devices);
+    if !notes.is_empty() {
+        s.push_str(
+            "ECP5 netlists go through ccrtl's block RAM output-register pass before they are \
+             counted and placed: a flip-flop loaded from a DP16KD read becomes the RAM's own output \
+             register (fpga/README.md). The FFs above are counted after it.\n\n",
+        );
+        for n in notes {
+            s.push_str(&format!("- {n}\n"));
+        }
+        s.push('\n');
+    }
     for d in &r.devices {
         if let Some(why) = &d.no_fmax {
             s.push_str(&format!("{}: {why}.\n", d.name));
@@ -298,17 +315,22 @@ fn block_section(r: &Report) -> String {
     let mut seen = vec![];
     let mut cmds = vec![];
     for d in &r.devices {
-        for st in [
-            Some(&d.synthesis),
-            d.wrapped_synthesis.as_ref(),
-            d.wrapper_synthesis.as_ref(),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        let steps = [
+            (Some(&d.synthesis), d.outreg.as_ref()),
+            (d.wrapped_synthesis.as_ref(), d.wrapped_outreg.as_ref()),
+            (d.wrapper_synthesis.as_ref(), None),
+        ];
+        for (st, pass) in steps {
+            let Some(st) = st else { continue };
             if !seen.contains(&st.command) {
                 seen.push(st.command.clone());
                 cmds.push(short_tools(&st.command));
+                if let Some(p) = pass {
+                    cmds.push(format!(
+                        "# ccrtl's block RAM output-register pass: {} -> {} (log {})",
+                        p.input, p.output, p.log
+                    ));
+                }
             }
         }
     }

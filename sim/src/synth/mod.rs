@@ -12,10 +12,14 @@
 //! 3. with `--pnr`, the [`wrapper`] is generated from the block's ports; the
 //!    wrapper with the block is synthesized for place and route, and the
 //!    wrapper alone (the block a blackbox) for the wrapper's own resources;
-//! 4. nextpnr places and routes the wrapped design on every device with
+//! 4. on ECP5, the block's netlist and the wrapped one go through the
+//!    [`outreg`] pass (flip-flops loaded from a block RAM read become the
+//!    RAM's output register) into `<netlist>_outreg.json`: the block's
+//!    resources are counted after it, and nextpnr reads the wrapped one;
+//! 5. nextpnr places and routes the wrapped design on every device with
 //!    seeds 1..N, two processes at a time; the Fmax is the median over the
 //!    seeds and the critical path is that of the median seed;
-//! 5. `report.json` is written atomically.
+//! 6. `report.json` is written atomically.
 //!
 //! Everything the command writes goes into the output directory; a run
 //! first removes the previous run's report, so a failed run leaves none.
@@ -24,6 +28,7 @@ pub mod doc;
 pub mod gate;
 pub mod netlist;
 pub mod nextpnr;
+pub mod outreg;
 pub mod tools;
 pub mod wrapper;
 
@@ -94,6 +99,12 @@ impl Flow {
             Flow::Ice40 => "ice40",
             Flow::Xc7 => "xc7",
         }
+    }
+
+    /// Whether the flow's netlists go through the block RAM output-register
+    /// pass ([`outreg`]) before they are counted and placed.
+    pub fn absorbs_ram_output_registers(self) -> bool {
+        self == Flow::Ecp5
     }
 
     fn yosys(self) -> (&'static str, Source) {
@@ -243,6 +254,24 @@ pub struct VerilogInfo {
     pub parameters: Vec<String>,
 }
 
+/// The ECP5 block RAM output-register pass on one netlist ([`outreg`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutregPass {
+    /// yosys's netlist, read.
+    pub input: String,
+    /// The netlist written (yosys's bytes when nothing was absorbed).
+    pub output: String,
+    /// Every DP16KD port and what the pass did with it, and why.
+    pub log: String,
+    /// DP16KD ports set to `REGMODE` `OUTREG`.
+    pub ram_ports: u64,
+    /// `TRELLIS_FF` cells absorbed into them (deleted from the netlist).
+    pub ffs_absorbed: u64,
+    /// Ports whose read data is used that were left `NOREG` (the log says
+    /// why).
+    pub ram_ports_left: u64,
+}
+
 /// The place-and-route wrapper.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WrapperInfo {
@@ -301,6 +330,14 @@ pub struct DeviceReport {
     pub wrapper_synthesis: Option<Step>,
     /// The wrapper and the block synthesized together: what nextpnr placed.
     pub wrapped_synthesis: Option<Step>,
+    /// ECP5: the block RAM output-register pass on the block's netlist
+    /// (`block` is counted after it).
+    #[serde(default)]
+    pub outreg: Option<OutregPass>,
+    /// ECP5 with `--pnr`: the same pass on the wrapped design, whose result
+    /// nextpnr placed.
+    #[serde(default)]
+    pub wrapped_outreg: Option<OutregPass>,
     pub pnr: Option<PnrReport>,
     /// Why there is no Fmax (no place and route for the device, or no
     /// `--pnr`).
@@ -410,12 +447,45 @@ struct Synthesis {
     top: String,
     /// Cell types not counted (the blackboxed block).
     skip: Vec<String>,
+    /// Whether the netlist goes through the [`outreg`] pass (into
+    /// [`outreg_netlist`]) before it is counted.
+    outreg: bool,
 }
 
 /// A synthesis run's record and the cell counts of its top.
 struct Synthesized {
     step: Step,
     cells: BTreeMap<String, u64>,
+    outreg: Option<OutregPass>,
+}
+
+/// The name of the netlist the [`outreg`] pass writes from `netlist`
+/// (`wrapped_ecp5.json` -> `wrapped_ecp5_outreg.json`).
+pub fn outreg_netlist(netlist: &str) -> String {
+    match netlist.strip_suffix(".json") {
+        Some(stem) => format!("{stem}_outreg.json"),
+        None => format!("{netlist}_outreg.json"),
+    }
+}
+
+/// Runs the [`outreg`] pass on `netlist` (in `dir`, whose top module is
+/// `top`): writes its netlist and log, returns the record and the netlist
+/// after the pass.
+fn run_outreg(dir: &Path, netlist: &str, top: &str) -> Result<(OutregPass, serde_json::Value)> {
+    let output = outreg_netlist(netlist);
+    let log = format!("{}.log", output.trim_end_matches(".json"));
+    let (outcome, json) = outreg::absorb_file(&dir.join(netlist), &dir.join(&output), top)?;
+    fsutil::write_atomic(&dir.join(&log), outcome.log().as_bytes())
+        .with_context(|| format!("writing {}", dir.join(&log).display()))?;
+    let pass = OutregPass {
+        input: netlist.to_string(),
+        output,
+        log,
+        ram_ports: outcome.ports as u64,
+        ffs_absorbed: outcome.ffs as u64,
+        ram_ports_left: outcome.refused() as u64,
+    };
+    Ok((pass, json))
 }
 
 impl Synthesis {
@@ -443,8 +513,15 @@ impl Synthesis {
             );
         }
         let seconds = result?;
-        let path = inv.cwd.join(&self.netlist);
-        let json = netlist::load(&path)?;
+        let mut path = inv.cwd.join(&self.netlist);
+        let (json, outreg) = if self.outreg {
+            let (pass, json) = run_outreg(&inv.cwd, &self.netlist, &self.top)
+                .with_context(|| format!("the block RAM output-register pass ({})", inv.what))?;
+            path = inv.cwd.join(&pass.output);
+            (json, Some(pass))
+        } else {
+            (netlist::load(&path)?, None)
+        };
         let skip: Vec<&str> = self.skip.iter().map(String::as_str).collect();
         let cells = netlist::cell_counts(&json, &self.top, &skip)
             .with_context(|| format!("{} ({})", inv.what, path.display()))?;
@@ -460,6 +537,7 @@ impl Synthesis {
         Ok(Synthesized {
             step: step(inv, Some(&self.netlist), seconds),
             cells,
+            outreg,
         })
     }
 }
@@ -568,6 +646,7 @@ impl Run<'_> {
             netlist,
             top: top.to_string(),
             skip: vec![],
+            outreg: false,
         }
     }
 
@@ -576,9 +655,13 @@ impl Run<'_> {
         let (tool, args) = d.pnr.expect("P&R devices have nextpnr");
         let log = format!("pnr_{}_seed{seed}.log", d.key);
         let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let mut netlist = format!("wrapped_{}.json", d.flow.key());
+        if d.flow.absorbs_ram_output_registers() {
+            netlist = outreg_netlist(&netlist);
+        }
         a.extend([
             "--json".into(),
-            format!("wrapped_{}.json", d.flow.key()),
+            netlist,
             "--freq".into(),
             format!("{}", self.o.freq_mhz),
             "--seed".into(),
@@ -739,14 +822,18 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
     ));
     let block_runs: Vec<Synthesis> = flows
         .iter()
-        .map(|&f| run.synthesis(f, "synth", &[vfile], &top))
+        .map(|&f| {
+            let mut s = run.synthesis(f, "synth", &[vfile], &top);
+            s.outreg = f.absorbs_ram_output_registers();
+            s
+        })
         .collect();
     let block_done = synthesize_all(&block_runs)?;
 
     // 2. The wrapper: with the block (what nextpnr places), and alone with
     // the block a blackbox (the wrapper's own resources).
     let mut wrapper_info = None;
-    let mut wrapped: BTreeMap<&str, Step> = BTreeMap::new();
+    let mut wrapped: BTreeMap<&str, Synthesized> = BTreeMap::new();
     let mut wrapper_alone: BTreeMap<&str, Synthesized> = BTreeMap::new();
     let mut idents = Idents::any();
     if !pnr_flows.is_empty() {
@@ -759,6 +846,7 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
         for &f in &pnr_flows {
             let mut with = run.synthesis(f, "wrapped", &[vfile, "pnr_wrap.v"], &w.module);
             with.inv.what = format!("{} synthesis of {} with {top}", f.key(), w.module);
+            with.outreg = f.absorbs_ram_output_registers();
             let mut alone =
                 run.synthesis(f, "wrapper", &["pnr_wrap.v", "pnr_blackbox.v"], &w.module);
             alone.inv.what = format!("{} synthesis of {} ({top} a blackbox)", f.key(), w.module);
@@ -769,7 +857,7 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
         run.say("synthesizing the place-and-route wrapper (with the block, and alone)");
         for (s, done) in runs.iter().zip(synthesize_all(&runs)?) {
             if s.skip.is_empty() {
-                wrapped.insert(s.flow.key(), done.step);
+                wrapped.insert(s.flow.key(), done);
             } else {
                 wrapper_alone.insert(s.flow.key(), done);
             }
@@ -838,6 +926,7 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
             .collect();
         let pnr = (!mine.is_empty()).then(|| pnr_report(d, o.freq_mhz, mine));
         let alone = wrapper_alone.get(d.flow.key()).filter(|_| pnr.is_some());
+        let with = wrapped.get(d.flow.key()).filter(|_| pnr.is_some());
         let no_fmax = match (&pnr, d.no_pnr) {
             (Some(_), _) => None,
             (None, Some(why)) => Some(why.to_string()),
@@ -855,7 +944,9 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
             block: netlist::classify(d.family, &block_done[fi].cells),
             wrapper: alone.map(|a| netlist::classify(d.family, &a.cells)),
             wrapper_synthesis: alone.map(|a| a.step.clone()),
-            wrapped_synthesis: wrapped.get(d.flow.key()).filter(|_| pnr.is_some()).cloned(),
+            wrapped_synthesis: with.map(|w| w.step.clone()),
+            outreg: block_done[fi].outreg.clone(),
+            wrapped_outreg: with.and_then(|w| w.outreg.clone()),
             pnr,
             no_fmax,
         });
@@ -906,6 +997,52 @@ pub fn resource_rows(devices: &[&Resources]) -> Vec<(&'static str, Vec<String>)>
     ]
 }
 
+/// The row of flip-flops absorbed into block RAM output registers (the
+/// [`outreg`] pass), per device (`-` where the flow has no such pass), or
+/// `None` when no device had it.
+pub fn outreg_row(devices: &[DeviceReport]) -> Option<Vec<String>> {
+    devices.iter().any(|d| d.outreg.is_some()).then(|| {
+        devices
+            .iter()
+            .map(|d| {
+                d.outreg
+                    .as_ref()
+                    .map_or("-".into(), |o| o.ffs_absorbed.to_string())
+            })
+            .collect()
+    })
+}
+
+/// What the [`outreg`] pass did for the flows of `devices`, one sentence
+/// per flow: on the block's netlist and, with `--pnr`, on the wrapped one.
+pub fn outreg_notes(devices: &[DeviceReport]) -> Vec<String> {
+    let mut seen = vec![];
+    let mut notes = vec![];
+    for d in devices {
+        let Some(o) = &d.outreg else { continue };
+        if seen.contains(&d.flow) {
+            continue;
+        }
+        seen.push(d.flow.clone());
+        let counts = |o: &OutregPass| {
+            format!(
+                "{} FFs absorbed into {} DP16KD ports (REGMODE OUTREG), {} ports left NOREG ({})",
+                o.ffs_absorbed, o.ram_ports, o.ram_ports_left, o.log
+            )
+        };
+        let mut n = format!(
+            "block RAM output registers, {}: the block, {}",
+            d.flow,
+            counts(o)
+        );
+        if let Some(w) = &d.wrapped_outreg {
+            n.push_str(&format!("; the wrapped design placed, {}", counts(w)));
+        }
+        notes.push(n);
+    }
+    notes
+}
+
 /// Whether the device with key `key` has place and route.
 fn has_pnr(key: &str) -> bool {
     DEVICES.iter().any(|d| d.key == key && d.pnr.is_some())
@@ -920,6 +1057,9 @@ pub fn table(r: &Report) -> String {
     let block: Vec<&Resources> = r.devices.iter().map(|d| &d.block).collect();
     for (label, v) in resource_rows(&block) {
         rows.push((label.to_string(), v));
+    }
+    if let Some(v) = outreg_row(&r.devices) {
+        rows.push(("FFs absorbed into BRAM".into(), v));
     }
     if r.pnr {
         rows.push((
@@ -1003,6 +1143,9 @@ pub fn table(r: &Report) -> String {
             }
             _ => {}
         }
+    }
+    for n in outreg_notes(&r.devices) {
+        s.push_str(&format!("  {n}\n"));
     }
     if !r.pnr {
         s.push_str("  resources only: --pnr adds place and route, Fmax and the critical path\n");
