@@ -5,6 +5,10 @@
 //! all others (rust-hdl writes one register submodule per register). Code is
 //! what sits in `always` blocks; `initial` blocks (power-up values, which the
 //! block's reset overrides and which the emitter no longer writes) are not mutated.
+//! Nor is code between `` `ifdef ``/`` `ifndef `` and `` `endif ``: there a
+//! block RAM's read differs between simulation (which models a read that
+//! collides with a write as garbage) and synthesis (a plain read), so a
+//! mutant there is either not hardware or not what Verilator runs.
 //! One change per mutant, each of one [`MutantClass`]:
 //! - [`OperatorSwap`](MutantClass::OperatorSwap), in any `always` block: a
 //!   binary operator replaced (`>=`<->`>`, `<`->`<=`, `==`<->`!=`, `+`<->`-`,
@@ -359,12 +363,20 @@ fn parse_modules(lines: &[&str]) -> Vec<Module> {
         // an open `if (rst)` section started.
         let mut always: Option<(i32, bool, bool)> = None;
         let mut rst_at: Option<i32> = None;
+        // Depth of `ifdef/`ifndef sections: their code is not mutated.
+        let mut cond = 0u32;
         n += 1;
         while n < lines.len() {
             let code = code_of(lines[n]).trim();
             if code.starts_with("endmodule") {
                 break;
             }
+            if code.starts_with("`ifdef") || code.starts_with("`ifndef") {
+                cond += 1;
+            } else if code.starts_with("`endif") {
+                cond = cond.saturating_sub(1);
+            }
+            let in_cond = cond > 0 || code.starts_with('`');
             match always.as_mut() {
                 None => {
                     if words(code).next() == Some("always") {
@@ -388,7 +400,7 @@ fn parse_modules(lines: &[&str]) -> Vec<Module> {
                         }
                     } else if let Some(p) = parse_localparam(code) {
                         m.params.push(p);
-                    } else if let Some(d) = parse_decl(n, code) {
+                    } else if let Some(d) = parse_decl(n, code).filter(|_| !in_cond) {
                         m.decls.push(d);
                     }
                 }
@@ -412,11 +424,13 @@ fn parse_modules(lines: &[&str]) -> Vec<Module> {
                             _ => {}
                         }
                     }
-                    m.code.push(Code {
-                        line: n,
-                        comb: *comb,
-                        in_rst,
-                    });
+                    if !in_cond {
+                        m.code.push(Code {
+                            line: n,
+                            comb: *comb,
+                            in_rst,
+                        });
+                    }
                     let done = if *opened {
                         *depth <= 0
                     } else {
@@ -1028,6 +1042,29 @@ endmodule
                 "L41:8'h1 -> 8'h2"
             ]
         );
+    }
+
+    #[test]
+    fn code_under_ifdef_is_not_mutated() {
+        let v = "module t(clock, a, q);\n  input wire clock;\n  input wire [3:0] a;\n  \
+                 output reg [3:0] q;\n`ifndef SYNTHESIS\n  reg g;\n  always @(posedge clock) g <= ~g;\n\
+                 `endif\n  always @(posedge clock) begin\n`ifdef SYNTHESIS\n    q <= a + 4'h1;\n\
+                 `else\n    q <= (a == 4'h3) ? a ^ {4{g}} : a + 4'h1;\n`endif\n  end\nendmodule\n";
+        let ids: Vec<String> = mutants(v, "t").iter().map(|m| m.id()).collect();
+        // Only the declarations outside the sections (q, a are ports of a
+        // plain module: each ranged one is truncated); no code line.
+        assert!(
+            ids.iter().all(|id| id.contains("width-truncated")),
+            "{ids:?}"
+        );
+        // The same code without the directives (the `else branch kept).
+        let plain = v
+            .replace("`ifndef SYNTHESIS\n", "")
+            .replace("`ifdef SYNTHESIS\n    q <= a + 4'h1;\n`else\n", "")
+            .replace("`endif\n", "");
+        assert!(mutants(&plain, "t")
+            .iter()
+            .any(|m| m.id().contains("== -> !=")));
     }
 
     #[test]
