@@ -30,13 +30,13 @@ impl BlockTests for NpBlock {
     /// Reset, then 270 to 600 cycles (the clearing takes the first 256):
     /// packets in most cycles, of four flows most often (so back-to-back
     /// packets of one flow are common), CE most often; an interval load
-    /// one cycle in 24 (0 to 5 most often, so packets land on the
-    /// interval's edge); a reset one cycle in 400.
+    /// one cycle in 24 (0 to 9 most often, so packets land on the
+    /// interval's edge and on every forwarding distance); a reset one cycle in 400.
     fn traces(config: &NpConfig) -> BoxedStrategy<Vec<NpIn>> {
         let mask = config.shape.flows() - 1;
         let nmax = config.shape.interval_max();
         let flow = prop_oneof![4 => 0u32..4, 1 => 0..=mask];
-        let interval = prop_oneof![4 => 0u32..6, 1 => 0..=nmax];
+        let interval = prop_oneof![4 => 0u32..10, 1 => 0..=nmax];
         let ecn = prop_oneof![3 => Just(ecn::CE), 1 => 0u8..4];
         let cycle = (0u16..400, any::<bool>(), flow, ecn, 0u8..24, interval);
         prop::collection::vec(cycle, 270..600)
@@ -79,13 +79,13 @@ impl BlockTests for NpBlock {
     /// of one flow both get a CNP.
     fn planted_bug(verilog: &str) -> String {
         verilog.replace(
-            "            recent = p3_gt1$q;",
-            "            recent = p3_gt2$q;",
+            "        p7_gt1$d = p6_ns$q > 32'h1;",
+            "        p7_gt1$d = p6_ns$q > 32'h2;",
         )
     }
 
-    /// Reset, the 256 cycles of the clearing, two CE packets, four cycles
-    /// to their decisions: 263 cycles at the least; shrinking ends near it.
+    /// Reset, the 256 cycles of the clearing, two CE packets, eight cycles
+    /// to their decisions: 267 cycles at the least; shrinking ends near it.
     const SHRUNK_MAX: usize = 280;
 
     fn bad_params() -> Vec<(&'static str, &'static str)> {
@@ -110,69 +110,70 @@ const EQUIVALENT_NP: &[Equivalent] = &[
     eq("32'h0 -> 32'h1", "now$d = 32'h0;", TIME_RELATIVE),
     eq(
         ">= -> >",
-        "c3_stale$d = (c2_a$q ^ c2_b$q) & (age_c >= stale_age);",
+        "c7_stale$d = c6_v$q & (c6_age$q >= stale_age);",
         STALE_THRESHOLD,
     ),
     eq(
         "^ -> |",
-        "c3_stale$d = (c2_a$q ^ c2_b$q) & (age_c >= stale_age);",
+        "c6_v$d = |a$read_data_b ^ |b$read_data_b;",
         CLEAR_OF_INVALID,
     ),
     eq(
-        "width-truncated ccrtl_np.age_p [13:0] -> [12:0]",
-        "reg  [13:0] age_p;",
+        "width-truncated ccrtl_np.p6_age$d [13:0] -> [12:0]",
+        "reg  [13:0] p6_age$d;",
         AGE_BOUND,
     ),
     eq(
-        "width-truncated ccrtl_np.age_c [13:0] -> [12:0]",
-        "reg  [13:0] age_c;",
+        "width-truncated ccrtl_np.p6_age$q [13:0] -> [12:0]",
+        "wire  [13:0] p6_age$q;",
         AGE_BOUND,
     ),
+    eq(
+        "width-truncated ccrtl_np.c6_age$d [13:0] -> [12:0]",
+        "reg  [13:0] c6_age$d;",
+        AGE_BOUND,
+    ),
+    eq(
+        "width-truncated ccrtl_np.c6_age$q [13:0] -> [12:0]",
+        "wire  [13:0] c6_age$q;",
+        AGE_BOUND,
+    ),
+    eq_in(
+        "ccrtl_np__p6_age",
+        "width-truncated ccrtl_np__p6_age.q [13:0] -> [12:0]",
+        "output reg  [13:0] q;",
+        AGE_BOUND,
+    ),
+    eq_in(
+        "ccrtl_np__c6_age",
+        "width-truncated ccrtl_np__c6_age.q [13:0] -> [12:0]",
+        "output reg  [13:0] q;",
+        AGE_BOUND,
+    ),
+    eq("> -> >=", "if (p1_n$q > eight) begin", NS_SATURATION),
+    eq("32'h8 -> 32'h9", "p2_ns$d = 32'h8;", NS_SATURATION),
     eq(
         "reset-not-cleared p1_valid$d",
         "p1_valid$d = 1'b0;",
         ACCEPT_GATED,
     ),
-    eq(
-        "reset-not-cleared w1_we$d",
-        "w1_we$d = 1'b0;",
-        FLUSHED_IN_CLEARING,
-    ),
-    eq(
-        "reset-not-cleared w2_we$d",
-        "w2_we$d = 1'b0;",
-        FLUSHED_IN_CLEARING,
-    ),
-    eq(
-        "reset-not-cleared sw1_we$d",
-        "sw1_we$d = 1'b0;",
-        FLUSHED_IN_CLEARING,
-    ),
-    eq(
-        "reset-not-cleared sw2_we$d",
-        "sw2_we$d = 1'b0;",
-        FLUSHED_IN_CLEARING,
-    ),
-    eq(
-        "reset-not-cleared sw3_we$d",
-        "sw3_we$d = 1'b0;",
-        FLUSHED_IN_CLEARING,
-    ),
-    eq(
-        "reset-not-cleared c1_valid$d",
-        "c1_valid$d = 1'b0;",
-        SWEEP_OWNS_B,
-    ),
-    eq(
-        "reset-not-cleared c2_valid$d",
-        "c2_valid$d = 1'b0;",
-        SWEEP_OWNS_B,
-    ),
-    eq(
-        "reset-not-cleared c3_valid$d",
-        "c3_valid$d = 1'b0;",
-        SWEEP_OWNS_B,
-    ),
+    eq("reset-not-cleared w1_we$d", "w1_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared w2_we$d", "w2_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared w3_we$d", "w3_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared w4_we$d", "w4_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared w5_we$d", "w5_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared sw1_we$d", "sw1_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared sw2_we$d", "sw2_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared sw3_we$d", "sw3_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared sw4_we$d", "sw4_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared sw5_we$d", "sw5_we$d = 1'b0;", FLUSHED_IN_CLEARING),
+    eq("reset-not-cleared c1_valid$d", "c1_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c2_valid$d", "c2_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c3_valid$d", "c3_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c4_valid$d", "c4_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c5_valid$d", "c5_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c6_valid$d", "c6_valid$d = 1'b0;", SWEEP_OWNS_B),
+    eq("reset-not-cleared c7_valid$d", "c7_valid$d = 1'b0;", SWEEP_OWNS_B),
     eq(
         "load-late c1_valid$q -> c1_valid__late",
         "c2_valid$d = c1_valid$q;",
@@ -185,14 +186,43 @@ const EQUIVALENT_NP: &[Equivalent] = &[
     ),
     eq(
         "load-late c3_valid$q -> c3_valid__late",
-        "clear = c3_valid$q & c3_stale$q & ~c3_dirty$q & ~(cnp & (p3_flow$q == c3_y$q));",
+        "c4_valid$d = c3_valid$q;",
+        SCRUB_START,
+    ),
+    eq(
+        "load-late c4_valid$q -> c4_valid__late",
+        "c5_valid$d = c4_valid$q;",
+        SCRUB_START,
+    ),
+    eq(
+        "load-late c5_valid$q -> c5_valid__late",
+        "c6_valid$d = c5_valid$q;",
+        SCRUB_START,
+    ),
+    eq(
+        "load-late c6_valid$q -> c6_valid__late",
+        "c7_valid$d = c6_valid$q;",
+        SCRUB_START,
+    ),
+    eq(
+        "load-late c7_valid$q -> c7_valid__late",
+        "clear = c7_valid$q & c7_stale$q & ~c7_dirty$q & ~(w1_we$q & c7_pw$q) & ~rst & ~(cnp & c7_pe$q);",
         SCRUB_START,
     ),
 ];
 
 const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {
+    eq_in("ccrtl_np", change, original, reason)
+}
+
+const fn eq_in(
+    module: &'static str,
+    change: &'static str,
+    original: &'static str,
+    reason: &'static str,
+) -> Equivalent {
     Equivalent {
-        module: "ccrtl_np",
+        module,
         original,
         change,
         reason,
@@ -213,20 +243,26 @@ const CLEAR_OF_INVALID: &str = "for an invalid flow a = b, and a clear writes b 
      changes nothing: `a | b` in place of `a ^ b` only adds clears of flows already invalid";
 /// Why the top bit of an age is not needed in the mutation shape.
 const AGE_BOUND: &str = "the scrubber keeps every valid flow less than 2^interval_bits + \
-     2^flow_bits + 4 = 4,356 cycles old in the mutation shape (8 and 12 bits), under 2^13, so \
+     2^flow_bits + 8 = 4,360 cycles old in the mutation shape (8 and 12 bits), under 2^13, so \
      bit 13 of a valid flow's age is always 0 (and a stale flow's age, 2^12 or more, keeps bit \
      12); stamp_bits = max(flow_bits, interval_bits) + 2 is needed where the two are equal";
+/// Why the forwarding compares' saturation may be 9 instead of 8.
+const NS_SATURATION: &str = "`min(N, 8)` only feeds the compares `N > d` for the forwarding \
+     distances d = 1 to 7: any saturation value of 8 or more (and saturating N = 8 itself) \
+     gives the same answers";
 /// Why stage 1's valid needs no reset.
 const ACCEPT_GATED: &str = "stage 1 loads `accept & CE`, and `accept` is low in a reset cycle: \
      the reset's assignment repeats what the stage loads anyway";
 /// Why the forwarding records need no reset.
 const FLUSHED_IN_CLEARING: &str = "the decision records (`w*`, `sw*`) are read only by packets in \
-     stages 2 and 3, and no packet is accepted for 2^flow_bits >= 256 cycles after a reset, by \
-     which time the records hold the clearing's zeros";
+     stages 5 to 7 and by the scrubber's stages, and neither a packet nor the scrubber runs for \
+     2^flow_bits >= 256 cycles after a reset, by which time the records hold the clearing's \
+     zeros";
 /// Why the scrubber's stage valids need no reset.
-const SWEEP_OWNS_B: &str = "a scrubber stage left valid by a reset reaches its clear within three \
-     cycles, while the clearing owns the `b` write port (2^flow_bits >= 256 cycles); its decision \
-     records are read by no packet in that time";
+const SWEEP_OWNS_B: &str = "a scrubber stage left valid by a reset reaches its clear within seven \
+     cycles, while the clearing owns the `b` write port (2^flow_bits >= 256 cycles) and the \
+     clear is gated by `rst` in the reset cycle; its decision records are read by no packet in \
+     that time";
 /// Why a scrubber stage's valid may follow one cycle late.
 const SCRUB_START: &str = "the scrubber's valids rise only when the clearing ends (the first \
      flows then hold no CNP: nothing was accepted) and fall at a reset (when the clearing owns \
@@ -243,27 +279,42 @@ fn hand_written_flow_table_bugs_are_caught() {
     let bugs: &[(&str, &str, &str)] = &[
         (
             "the packet one ahead's CNP compared as two cycles old",
-            "            recent = p3_gt1$q;",
-            "            recent = p3_gt2$q;",
+            "        p7_gt1$d = p6_ns$q > 32'h1;",
+            "        p7_gt1$d = p6_ns$q > 32'h2;",
+        ),
+        (
+            "the CNP seven ahead (its write collides with the read) not forwarded",
+            "        p6_h7$d = w5_we$q & (p5_flow$q == w5_flow$q);",
+            "        p6_h7$d = 1'b0;",
         ),
         (
             "the scrubber's clear of the last cycle not forwarded into `b`",
-            "            b_eff = sw1_v$q;",
-            "            b_eff = p3_b$q;",
+            "            b_eff = p7_bv1$q;",
+            "            b_eff = p7_b$q;",
+        ),
+        (
+            "the scrubber's clear seven cycles ahead (it collides) not forwarded into `b`",
+            "        p6_bh7$d = sw5_we$q & (p5_flow$q == sw5_y$q);",
+            "        p6_bh7$d = 1'b0;",
         ),
         (
             "the scrubber clears a flow given a CNP while it was in flight",
-            " & ~c3_dirty$q &",
+            " & ~c7_dirty$q &",
             " &",
         ),
         (
-            "a CNP in the scrubber's read cycle not seen",
-            "        c1_dirty$d = cnp & (p3_flow$q == ptr$q);",
-            "        c1_dirty$d = 1'b0;",
+            "a CNP in the scrubber's read cycle (it collides) not seen",
+            "        c2_dirty$d = w1_we$q & (w1_flow$q == c1_y$q);",
+            "        c2_dirty$d = 1'b0;",
+        ),
+        (
+            "a CNP in the cycle before the scrubber's clear not seen",
+            " & ~(w1_we$q & c7_pw$q)",
+            "",
         ),
         (
             "the scrubber clears a flow given a CNP in the same cycle",
-            " & ~(cnp & (p3_flow$q == c3_y$q));",
+            " & ~(cnp & c7_pe$q);",
             ";",
         ),
     ];

@@ -30,7 +30,7 @@
 //! - One packet per cycle (II = 1), including back-to-back packets of one
 //!   flow, which see each other's requests exactly.
 //! - A packet accepted in cycle `n` has its decision on `cnp_valid` /
-//!   `cnp_flow` during cycle `n + LATENCY` (`n + 4`); `cnp_flow` is 0 when
+//!   `cnp_flow` during cycle `n + LATENCY` (`n + 8`); `cnp_flow` is 0 when
 //!   `cnp_valid` is low. The outputs are registered (they depend on state only).
 //! - A load (`cfg_valid`) in cycle `n` sets `N` from cycle `n + 1`: a packet
 //!   accepted in cycle `n` uses the old value.
@@ -47,7 +47,7 @@
 use crate::error::ParamError;
 
 /// Cycles from an accepted packet to its decision on the outputs.
-pub const LATENCY: usize = 4;
+pub const LATENCY: usize = 8;
 
 /// ECN codepoints (RFC 3168).
 pub mod ecn {
@@ -595,13 +595,16 @@ mod tests {
         let mut np = cleared(shape(8, 12), 4000);
         let ce = |np: &mut Np| decisions(np, &[pkt(42, ecn::CE)])[0];
         assert_eq!(ce(&mut np), Some(42));
+        // (An interval longer than the packet, its LATENCY idle cycles and
+        // the load.)
+        let n = LATENCY as u32 + 3;
         np.step(&NpIn {
             cfg_valid: true,
-            cfg_interval: 7,
+            cfg_interval: n,
             ..NpIn::default()
         });
         assert_eq!(ce(&mut np), None);
-        assert!(np.ready() && np.interval() == 7);
+        assert!(np.ready() && np.interval() == n);
         // Reset with a packet offered: ignored; then packets offered throughout.
         np.step(&NpIn {
             rst: true,
@@ -639,19 +642,21 @@ mod tests {
     #[test]
     fn decisions_in_flight_are_dropped_by_reset() {
         let mut np = cleared(shape(8, 12), 0);
-        let mut ins: Vec<NpIn> = (0..8).map(|f| pkt(f, ecn::CE)).collect();
-        ins[4].rst = true; // packets 0..=3 in flight, packet 4 ignored
+        let l = LATENCY;
+        let mut ins: Vec<NpIn> = (0..l as u32 + 4).map(|f| pkt(f, ecn::CE)).collect();
+        // Packets 0 ..= LATENCY - 1 in flight, packet LATENCY ignored.
+        ins[l].rst = true;
         let outs: Vec<NpOut> = ins
             .iter()
-            .chain(&[NpIn::default(); 8])
+            .chain(&[NpIn::default(); LATENCY + 4])
             .map(|i| np.step(i))
             .collect();
-        let cnps: Vec<(usize, u32)> = (0..16)
+        let cnps: Vec<(usize, u32)> = (0..outs.len())
             .filter(|&k| outs[k].cnp_valid)
             .map(|k| (k, outs[k].cnp_flow))
             .collect();
-        // Packet 0's decision shows during the reset cycle 4; none after it.
-        assert_eq!(cnps, vec![(4, 0)]);
+        // Packet 0's decision shows during the reset cycle; none after it.
+        assert_eq!(cnps, vec![(l, 0)]);
         assert!(outs.iter().all(|o| o.cnp_valid || o.cnp_flow == 0));
     }
 

@@ -4,13 +4,13 @@
 //! The stimulus is closed-loop: it keeps a few "watched" flows that were
 //! sent CE packets and reads the golden model's cycles since each one's
 //! last CNP request, so that CE packets arrive exactly `N` and `N - 1`
-//! cycles after a CNP (the interval's edge), and 1, 2, 3 and 4 cycles
-//! after (the packets still in the pipeline, then the first one that reads
-//! the flow table). Traffic comes from a hot set of a few flows (so
+//! cycles after a CNP (the interval's edge), and 1 to 7 cycles after (the
+//! packets whose CNPs the flow table does not yet hold, or holds in a word
+//! that collides with the read: all forwarded). Traffic comes from a hot set of a few flows (so
 //! back-to-back packets of one flow are the rule), from random flows, and
 //! now and then from a flow whose last CNP is older than the timestamps'
 //! wrap (`2^stamp_bits` cycles). The interval is loaded now and then (in
-//! runs of consecutive cycles, with packets in the same cycle): 0, 1 to 5,
+//! runs of consecutive cycles, with packets in the same cycle): 0, 1 to 9,
 //! small, the largest, or any value. The block is reset mid-traffic one
 //! to three clearing periods apart (one reset in four during the clearing
 //! that follows the last one, one in four after more than the wrap), held one to four cycles, with traffic and
@@ -204,7 +204,7 @@ impl Block for NpBlock {
         match g.since_cnp(i.pkt_flow) {
             None => cov.hit(NEVER_SEEN),
             Some(d) => {
-                if (1..=4).contains(&d) {
+                if (1..=7).contains(&d) {
                     cov.hit(SINCE_1 + d as usize - 1);
                 }
                 if n > 0 && d == n {
@@ -230,6 +230,9 @@ const COVER: &[&str] = &[
     "CE packet 2 cycles after its flow's CNP",
     "CE packet 3 cycles after its flow's CNP",
     "CE packet 4 cycles after its flow's CNP",
+    "CE packet 5 cycles after its flow's CNP",
+    "CE packet 6 cycles after its flow's CNP",
+    "CE packet 7 cycles after its flow's CNP",
     "CE packet exactly N cycles after its flow's CNP",
     "CE packet N - 1 cycles after its flow's CNP",
     "CE packet of a flow whose CNP is older than the timestamp wrap",
@@ -251,29 +254,29 @@ const COVER: &[&str] = &[
 const LONG_RUN_STAMP_BITS: u32 = 18;
 const NEVER_SEEN: usize = 0;
 const SINCE_1: usize = 1;
-const AT_INTERVAL: usize = 5;
-const BELOW_INTERVAL: usize = 6;
-const BEYOND_WRAP: usize = 7;
-const INTERVAL_ZERO: usize = 8;
-const INTERVAL_MAX: usize = 9;
-const NOT_CE: usize = 10;
-const REFUSED_WHILE_CLEARING: usize = 11;
-const RESET_MID_RUN: usize = 12;
-const RESET_WHILE_CLEARING: usize = 13;
-const RESET_HELD: usize = 14;
-const TRAFFIC_IN_RESET: usize = 15;
-const CFG_IN_RESET: usize = 16;
-const CFG_BACK_TO_BACK: usize = 17;
-const CFG_WITH_PACKET: usize = 18;
-const RIGHT_AFTER_RESET: usize = 19;
-const BEYOND_INTERVAL_MAX: usize = 20;
+const AT_INTERVAL: usize = 8;
+const BELOW_INTERVAL: usize = 9;
+const BEYOND_WRAP: usize = 10;
+const INTERVAL_ZERO: usize = 11;
+const INTERVAL_MAX: usize = 12;
+const NOT_CE: usize = 13;
+const REFUSED_WHILE_CLEARING: usize = 14;
+const RESET_MID_RUN: usize = 15;
+const RESET_WHILE_CLEARING: usize = 16;
+const RESET_HELD: usize = 17;
+const TRAFFIC_IN_RESET: usize = 18;
+const CFG_IN_RESET: usize = 19;
+const CFG_BACK_TO_BACK: usize = 20;
+const CFG_WITH_PACKET: usize = 21;
+const RIGHT_AFTER_RESET: usize = 22;
+const BEYOND_INTERVAL_MAX: usize = 23;
 
 /// A random interval for `shape`, extreme values often.
 pub fn random_interval(r: &mut Rng, shape: &NpShape) -> u32 {
     let max = shape.interval_max();
     match r.upto(9) {
         0 => 0,
-        1..=2 => r.range(1, 5),
+        1..=2 => r.range(1, 10),
         3..=5 => r.range(6, 300).min(max),
         6 => max,
         7 => max - r.upto(3),
@@ -308,7 +311,7 @@ pub struct NpStimulus {
     load_64: u32,
     /// Cycles since the last reset cycle, counting the cycle being made
     /// (1 in a reset cycle): the RTL's scrubber reads flow
-    /// `(since_reset - 2) mod F` in it.
+    /// `(since_reset - 1) mod F` in it.
     since_reset: u64,
     /// Cycles of the current CNP storm still to come, and the cycle the
     /// next one starts (after the reset that schedules it).
@@ -334,11 +337,12 @@ impl NpStimulus {
         let f = self.shape.flows() as u64;
         self.resets += 1;
         match self.resets % 4 {
-            // In the clearing, or just after it: the flows given CNPs in
-            // the first cycles of traffic carry stamps that, had the next
-            // clearing missed them, would read as a few cycles old after
-            // it (the time counter restarts at each reset).
-            1 if self.rng.chance(128) => f + 1 + self.rng.upto(16) as u64,
+            // Just after the clearing (three times in four), or in it: the
+            // flows given CNPs in the first cycles of traffic (0 and F - 1,
+            // revisited then) carry stamps that, had the next clearing
+            // missed them, would read as a few cycles old after it (the
+            // time counter restarts at each reset).
+            1 if self.rng.chance(192) => f + 4 + self.rng.upto(16) as u64,
             1 => self.rng.upto(f as u32) as u64 + 1,
             // (No storm where the wrap is longer than a 1e6-cycle run.)
             3 if self.shape.stamp_bits() <= LONG_RUN_STAMP_BITS => {
@@ -494,10 +498,11 @@ impl Stimulus<NpBlock> for NpStimulus {
         }
         if i.cfg_valid {
             // A run of consecutive loads steps N around the forwarding
-            // distances (the packets 1, 2 and 3 cycles ahead), so that
+            // distances (the packets 1 to 7 cycles ahead) and the
+            // saturation at 8 of the forwarding compares, so that
             // back-to-back packets of one flow see different intervals.
             i.cfg_interval = if self.loads_left > 0 || self.in_run {
-                self.rng.range(1, 5)
+                self.rng.range(1, 10)
             } else {
                 random_interval(&mut self.rng, &self.shape)
             };
@@ -519,26 +524,27 @@ impl Stimulus<NpBlock> for NpStimulus {
             self.rng.upto(3) as u8
         };
         let n = g.interval() as u64;
-        // Aim: a watched flow at N, N - 1 or 1..4 cycles after its CNP.
+        // Aim: a watched flow at N, N - 1 or 1..7 cycles after its CNP.
         let mut aimed = None;
         for &f in &self.watched {
             if let Some(d) = g.since_cnp(f) {
-                if d == n || d + 1 == n || (1..=4).contains(&d) {
+                if d == n || d + 1 == n || (1..=7).contains(&d) {
                     aimed = Some(f);
                     break;
                 }
             }
         }
         // Aim: a flow whose CNP has just gone stale (2^interval_bits or
-        // more cycles old) and which the RTL's scrubber reads within three
+        // more cycles old) and which the RTL's scrubber reads within seven
         // cycles of this packet, so that its clear lands while this packet
-        // is in flight.
+        // is in flight (read 1 to 7 cycles before) or this packet's CNP
+        // lands while the scrubber has it in flight (read 0 to 7 after).
         if aimed.is_none() && self.rng.chance(64) {
             let f = self.shape.flows() as u64;
-            let ptr = (self.since_reset + f - 2) % f;
+            let ptr = (self.since_reset + f - 1) % f;
             let stale = 1u64 << self.shape.interval_bits;
-            for k in 0..7u64 {
-                let y = ((ptr + f + k - 3) % f) as u32;
+            for k in 0..15u64 {
+                let y = ((ptr + f + k - 7) % f) as u32;
                 if g.since_cnp(y)
                     .is_some_and(|d| d >= stale && d < stale + f + 8)
                 {
@@ -563,14 +569,15 @@ impl Stimulus<NpBlock> for NpStimulus {
                 self.watched[k]
             }
             (_, 12) if self.rng.chance(128) => {
-                // A flow the scrubber reads within three cycles of this
+                // A flow the scrubber reads within seven cycles of this
                 // one: its clear (of a stale flow) lands while this
-                // packet is in flight.
+                // packet is in flight, or this packet's CNP while the
+                // scrubber has the flow in flight.
                 let f = self.shape.flows() as u64;
-                let ptr = (self.since_reset + f - 2) % f;
-                let k = self.rng.upto(6) as u64;
+                let ptr = (self.since_reset + f - 1) % f;
+                let k = self.rng.upto(14) as u64;
                 i.pkt_ecn = ecn::CE;
-                let y = ((ptr + f + k - 3) % f) as u32;
+                let y = ((ptr + f + k - 7) % f) as u32;
                 // Watched, so that the next packets of the flow come at
                 // the interval's edges and show a wrong valid bit.
                 self.watched[self.rng.upto(WATCHED as u32 - 1) as usize] = y;
