@@ -15,7 +15,7 @@
 //! writes `a` (a CNP makes `v` 1: `a <- !b`), the scrubber writes `b` (it
 //! makes `v` 0: `b <- a`). Each is a [`PipeRam`]: read port A serves the
 //! packet path, read port B the scrubber, both every cycle; a read's word
-//! comes four cycles after its address, a write is seen by reads issued
+//! comes five cycles after its address, a write is seen by reads issued
 //! two cycles after it, and a read issued the cycle after a write to its
 //! address gets an undefined word. Every write a word does not show, and
 //! every undefined word, is made up for by forwarding. Two copies:
@@ -36,33 +36,35 @@
 //! for flow 0; the next `F` cycles (`s_pkt_ready` low) write flows 1 to
 //! `F - 1` and then nothing, so the last write is seen by the first packet.
 //!
-//! # Packet pipeline (II = 1, decision latency 7)
+//! # Packet pipeline (II = 1, decision latency 8)
 //! A CE packet accepted in cycle `n` (its flow's words read in `n`) is
-//! decided in cycle `t = n + 6`. The CNPs decided in cycles `t - 7 ..= t - 1`
-//! (the seven packets ahead of it) are not in the words it read (the one of
-//! `t - 7` collides with its read), nor are the scrubber's clears of those
+//! decided in cycle `t = n + 7`. The CNPs decided in cycles `t - 8 ..= t - 1`
+//! (the eight packets ahead of it) are not in the words it read (the one of
+//! `t - 8` collides with its read), nor are the scrubber's clears of those
 //! cycles: both are forwarded.
 //! - n (ports): stage 1 loads the packet and the interval in force.
-//! - n+1 .. n+3 (stages 1 to 3): `min(N, 8)` for the forwarding compares.
-//! - n+4 (stage 4, the words): age `now - s`, `v = a ^ b`; the flow compared
-//!   with the packets one and two ahead (stages 5, 6), the CNPs three to
-//!   seven ahead (records `w1..w5`), the scrubber's clears one and two
-//!   cycles ahead (its stages 5, 6) and of the last five cycles
-//!   (`sw1..sw5`).
-//! - n+5 (stage 5): `v && age < N`; the newest CNP two to seven ahead (the
+//! - n+1 .. n+4 (stages 1 to 4): `min(N, 9)` for the forwarding compares.
+//! - n+5 (stage 5, the words): age `now - s`, `v = a ^ b`; the flow compared
+//!   with the packets one and two ahead (stages 6, 7), the CNPs three to
+//!   eight ahead (records `w1..w6`), the scrubber's clears one and two
+//!   cycles ahead (its stages 6, 7) and of the last six cycles
+//!   (`sw1..sw6`).
+//! - n+6 (stage 6): `v && age < N`; the newest CNP two to eight ahead (the
 //!   one two ahead decided in the last cycle: `w1`) gives `N > d` in place
-//!   of the RAM's answer; likewise the newest clear two to seven cycles
+//!   of the RAM's answer; likewise the newest clear two to eight cycles
 //!   ahead gives `b`.
-//! - n+6 (stage 6, the loop): recent = the packet one ahead has the same
-//!   flow and got a CNP (`w1`) ? `N > 1` : the answer of stage 5;
+//! - n+7 (stage 7, the loop): recent = the packet one ahead has the same
+//!   flow and got a CNP (`w1`) ? `N > 1` : the forwarded answer of stage 6,
+//!   if any, else the RAM's (kept apart so that the age compare's carry
+//!   chain ends in a register);
 //!   CNP = !recent. The decision loops back (one cycle) only through `w1`.
 //!   The RAM writes and the output registers are loaded.
-//! - n+7: `m_cnp_valid`, `m_cnp_flow`.
+//! - n+8: `m_cnp_valid`, `m_cnp_flow`.
 //!
 //! # Scrubber pipeline
-//! Flow `y = ptr` read in cycle `r`; words in `r + 4` (age, `v`); stale
-//! (`v` and age `>= 2^NB`) in `r + 5`; cleared in `r + 6` unless a CNP for
-//! `y` was decided in any of the cycles `r - 1 ..= r + 6` (`dirty`, gathered
+//! Flow `y = ptr` read in cycle `r`; words in `r + 5` (age, `v`); stale
+//! (`v` and age `>= 2^NB`) in `r + 6`; cleared in `r + 7` unless a CNP for
+//! `y` was decided in any of the cycles `r - 1 ..= r + 7` (`dirty`, gathered
 //! stage by stage from the record of the last cycle's CNP, `w1`, so that
 //! no flow compare waits for the decision; the CNPs of `r + 5` and `r + 6`
 //! by flow compares made a cycle early).
@@ -93,7 +95,7 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     /// N: at most one CNP per flow per N cycles.
     pub s_cfg_interval: Signal<In, Bits<NB>>,
 
-    // CNP requests, seven cycles after their packet.
+    // CNP requests, eight cycles after their packet.
     pub m_cnp_valid: Signal<Out, Bit>,
     /// Flow of the CNP; 0 when not valid.
     pub m_cnp_flow: Signal<Out, Bits<FB>>,
@@ -117,7 +119,7 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     p1_valid: DFF<Bit>,
     p1_flow: DFF<Bits<FB>>,
     p1_n: DFF<Bits<NB>>,
-    // Stages 2 to 5: with min(N, 8).
+    // Stages 2 to 5: with min(N, 9).
     p2_valid: DFF<Bit>,
     p2_flow: DFF<Bits<FB>>,
     p2_n: DFF<Bits<NB>>,
@@ -146,19 +148,20 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     /// Same flow as the packet one (two) ahead.
     p6_e1: DFF<Bit>,
     p6_e2: DFF<Bit>,
-    /// A CNP three (four, ..., seven) ahead for the same flow.
+    /// A CNP three (four, ..., eight) ahead for the same flow.
     p6_h3: DFF<Bit>,
     p6_h4: DFF<Bit>,
     p6_h5: DFF<Bit>,
     p6_h6: DFF<Bit>,
     p6_h7: DFF<Bit>,
+    p6_h8: DFF<Bit>,
     /// Same flow as the scrubber's clear one (two) cycles ahead, with the
     /// value it writes.
     p6_be1: DFF<Bit>,
     p6_bv1: DFF<Bit>,
     p6_be2: DFF<Bit>,
     p6_bv2: DFF<Bit>,
-    /// A clear of the same flow three (four, ..., seven) cycles ahead.
+    /// A clear of the same flow three (four, ..., eight) cycles ahead.
     p6_bh3: DFF<Bit>,
     p6_bv3: DFF<Bit>,
     p6_bh4: DFF<Bit>,
@@ -169,14 +172,20 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     p6_bv6: DFF<Bit>,
     p6_bh7: DFF<Bit>,
     p6_bv7: DFF<Bit>,
+    p6_bh8: DFF<Bit>,
+    p6_bv8: DFF<Bit>,
     // Stage 7: the decision.
     p7_valid: DFF<Bit>,
     p7_flow: DFF<Bits<FB>>,
     p7_stamp: DFF<Bits<TB>>,
     p7_gt1: DFF<Bit>,
     p7_e1: DFF<Bit>,
-    /// The answer without the packet one ahead.
-    p7_other: DFF<Bit>,
+    /// The RAM's answer (`v && age < N`).
+    p7_ram: DFF<Bit>,
+    /// A CNP two to eight ahead for the same flow, and the newest one's
+    /// answer (`N > d`).
+    p7_fhit: DFF<Bit>,
+    p7_fval: DFF<Bit>,
     p7_b: DFF<Bit>,
     p7_be1: DFF<Bit>,
     p7_bv1: DFF<Bit>,
@@ -193,10 +202,13 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     w4_flow: DFF<Bits<FB>>,
     w5_we: DFF<Bit>,
     w5_flow: DFF<Bits<FB>>,
+    w6_we: DFF<Bit>,
+    w6_flow: DFF<Bits<FB>>,
 
     // Scrubber stages (the flow `y` read in cycle r is cleared in r + 7).
     c1_valid: DFF<Bit>,
     c1_y: DFF<Bits<FB>>,
+    c1_dirty: DFF<Bit>,
     c2_valid: DFF<Bit>,
     c2_y: DFF<Bits<FB>>,
     c2_dirty: DFF<Bit>,
@@ -222,7 +234,7 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     c7_a: DFF<Bit>,
     /// The flow of the CNP decided in the last cycle (`w1`) is `c7_y`.
     c7_pw: DFF<Bit>,
-    /// The flow of the packet deciding now (stage 6) is `c7_y`.
+    /// The flow of the packet deciding now (stage 7) is `c7_y`.
     c7_pe: DFF<Bit>,
     // The scrubber's clears of the last five cycles (flow, value of `b`).
     sw1_we: DFF<Bit>,
@@ -240,6 +252,9 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     sw5_we: DFF<Bit>,
     sw5_y: DFF<Bits<FB>>,
     sw5_v: DFF<Bit>,
+    sw6_we: DFF<Bit>,
+    sw6_y: DFF<Bits<FB>>,
+    sw6_v: DFF<Bit>,
 
     o_valid: DFF<Bit>,
     o_flow: DFF<Bits<FB>>,
@@ -256,7 +271,7 @@ pub struct Np<const FB: usize, const NB: usize, const TB: usize> {
     sweep: Signal<Local, Bit>,
 
     reset_interval: Param<Bits<NB>>,
-    eight: Param<Bits<NB>>,
+    nine: Param<Bits<NB>>,
     last_flow: Param<Bits<FB>>,
     /// `2^NB`: the scrubber invalidates at this age.
     stale_age: Param<Bits<TB>>,
@@ -272,7 +287,7 @@ impl<const FB: usize, const NB: usize, const TB: usize> Np<FB, NB, TB> {
         assert_eq!(config.shape.stamp_bits() as usize, TB);
         Self {
             reset_interval: Param::new((config.reset.interval as u64).to_bits()),
-            eight: Param::new(8u64.to_bits()),
+            nine: Param::new(9u64.to_bits()),
             last_flow: Param::new(((1u64 << FB) - 1).to_bits()),
             stale_age: Param::new((1u64 << NB).to_bits()),
             ..Default::default()
@@ -287,14 +302,15 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             self, clk, interval, now, busy, ptr, sweep_q, p1_valid, p1_flow, p1_n, p2_valid,
             p2_flow, p2_n, p2_ns, p3_valid, p3_flow, p3_n, p3_ns, p4_valid, p4_flow, p4_n, p4_ns,
             p5_valid, p5_flow, p5_n, p5_ns, p6_valid, p6_flow, p6_n, p6_ns, p6_stamp, p6_age, p6_v,
-            p6_b, p6_e1, p6_e2, p6_h3, p6_h4, p6_h5, p6_h6, p6_h7, p6_be1, p6_bv1, p6_be2, p6_bv2,
-            p6_bh3, p6_bv3, p6_bh4, p6_bv4, p6_bh5, p6_bv5, p6_bh6, p6_bv6, p6_bh7, p6_bv7,
-            p7_valid, p7_flow, p7_stamp, p7_gt1, p7_e1, p7_other, p7_b, p7_be1, p7_bv1, p7_bhit,
-            p7_bval, w1_we, w1_flow, w2_we, w2_flow, w3_we, w3_flow, w4_we, w4_flow, w5_we,
-            w5_flow, c1_valid, c1_y, c2_valid, c2_y, c2_dirty, c3_valid, c3_y, c3_dirty, c4_valid,
-            c4_y, c4_dirty, c5_valid, c5_y, c5_dirty, c6_valid, c6_y, c6_dirty, c6_age, c6_v, c6_a,
-            c7_valid, c7_y, c7_dirty, c7_stale, c7_a, c7_pw, c7_pe, sw1_we, sw1_y, sw1_v, sw2_we,
-            sw2_y, sw2_v, sw3_we, sw3_y, sw3_v, sw4_we, sw4_y, sw4_v, sw5_we, sw5_y, sw5_v,
+            p6_b, p6_e1, p6_e2, p6_h3, p6_h4, p6_h5, p6_h6, p6_h7, p6_h8, p6_be1, p6_bv1, p6_be2,
+            p6_bv2, p6_bh3, p6_bv3, p6_bh4, p6_bv4, p6_bh5, p6_bv5, p6_bh6, p6_bv6, p6_bh7, p6_bv7,
+            p6_bh8, p6_bv8, p7_valid, p7_flow, p7_stamp, p7_gt1, p7_e1, p7_ram, p7_fhit, p7_fval,
+            p7_b, p7_be1, p7_bv1, p7_bhit, p7_bval, w1_we, w1_flow, w2_we, w2_flow, w3_we, w3_flow,
+            w4_we, w4_flow, w5_we, w5_flow, w6_we, w6_flow, c1_valid, c1_y, c1_dirty, c2_valid,
+            c2_y, c2_dirty, c3_valid, c3_y, c3_dirty, c4_valid, c4_y, c4_dirty, c5_valid, c5_y,
+            c5_dirty, c6_valid, c6_y, c6_dirty, c6_age, c6_v, c6_a, c7_valid, c7_y, c7_dirty,
+            c7_stale, c7_a, c7_pw, c7_pe, sw1_we, sw1_y, sw1_v, sw2_we, sw2_y, sw2_v, sw3_we,
+            sw3_y, sw3_v, sw4_we, sw4_y, sw4_v, sw5_we, sw5_y, sw5_v, sw6_we, sw6_y, sw6_v,
             o_valid, o_flow
         );
         self.s.clock.next = self.clk.val();
@@ -302,13 +318,16 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.b.clock.next = self.clk.val();
 
         // ---- Stage 7: the decision (the one-cycle loop) ------------------
-        self.recent.next = self.p7_other.q.val();
+        self.recent.next = self.p7_ram.q.val();
+        if self.p7_fhit.q.val() {
+            self.recent.next = self.p7_fval.q.val();
+        }
         if self.p7_e1.q.val() & self.w1_we.q.val() {
             self.recent.next = self.p7_gt1.q.val();
         }
         self.cnp.next = self.p7_valid.q.val() & !self.recent.val();
         // `b` as it is when this write lands: the scrubber's clears of the
-        // last seven cycles are not in the word read (a clear in this cycle
+        // last eight cycles are not in the word read (a clear in this cycle
         // cannot hit a flow that gets a CNP: see `clear`).
         self.b_eff.next = self.p7_b.q.val();
         if self.p7_bhit.q.val() {
@@ -327,6 +346,8 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.w4_flow.d.next = self.w3_flow.q.val();
         self.w5_we.d.next = self.w4_we.q.val();
         self.w5_flow.d.next = self.w4_flow.q.val();
+        self.w6_we.d.next = self.w5_we.q.val();
+        self.w6_flow.d.next = self.w5_flow.q.val();
         self.o_valid.d.next = self.cnp.val();
         self.o_flow.d.next = 0.into();
         if self.cnp.val() {
@@ -355,6 +376,9 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.sw5_we.d.next = self.sw4_we.q.val();
         self.sw5_y.d.next = self.sw4_y.q.val();
         self.sw5_v.d.next = self.sw4_v.q.val();
+        self.sw6_we.d.next = self.sw5_we.q.val();
+        self.sw6_y.d.next = self.sw5_y.q.val();
+        self.sw6_v.d.next = self.sw5_v.q.val();
 
         // ---- RAM writes: the two paths, or the clearing --------------------
         self.sweep.next = self.rst.val() | self.sweep_q.q.val();
@@ -392,13 +416,13 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             self.interval.d.next = self.s_cfg_interval.val();
         }
 
-        // ---- Stages 1 -> 5: min(N, 8) ---------------------------------------------
+        // ---- Stages 1 -> 5: min(N, 9) ---------------------------------------------
         self.p2_valid.d.next = self.p1_valid.q.val();
         self.p2_flow.d.next = self.p1_flow.q.val();
         self.p2_n.d.next = self.p1_n.q.val();
         self.p2_ns.d.next = self.p1_n.q.val().get_bits::<4>(0);
-        if self.p1_n.q.val() > self.eight.val() {
-            self.p2_ns.d.next = 8.into();
+        if self.p1_n.q.val() > self.nine.val() {
+            self.p2_ns.d.next = 9.into();
         }
         self.p3_valid.d.next = self.p2_valid.q.val();
         self.p3_flow.d.next = self.p2_flow.q.val();
@@ -429,6 +453,7 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.p6_h5.d.next = self.w3_we.q.val() & (self.p5_flow.q.val() == self.w3_flow.q.val());
         self.p6_h6.d.next = self.w4_we.q.val() & (self.p5_flow.q.val() == self.w4_flow.q.val());
         self.p6_h7.d.next = self.w5_we.q.val() & (self.p5_flow.q.val() == self.w5_flow.q.val());
+        self.p6_h8.d.next = self.w6_we.q.val() & (self.p5_flow.q.val() == self.w6_flow.q.val());
         self.p6_be1.d.next = self.p5_flow.q.val() == self.c6_y.q.val();
         self.p6_bv1.d.next = self.c6_a.q.val();
         self.p6_be2.d.next = self.p5_flow.q.val() == self.c7_y.q.val();
@@ -443,30 +468,40 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.p6_bv6.d.next = self.sw4_v.q.val();
         self.p6_bh7.d.next = self.sw5_we.q.val() & (self.p5_flow.q.val() == self.sw5_y.q.val());
         self.p6_bv7.d.next = self.sw5_v.q.val();
+        self.p6_bh8.d.next = self.sw6_we.q.val() & (self.p5_flow.q.val() == self.sw6_y.q.val());
+        self.p6_bv8.d.next = self.sw6_v.q.val();
 
         // ---- Stage 6 -> 7: the answer without the packet one ahead ---------------
         self.ram_recent.next =
             self.p6_v.q.val() & (self.p6_age.q.val() < bit_cast::<TB, NB>(self.p6_n.q.val()));
         // The packet two ahead was decided in the last cycle.
         self.hit2.next = self.p6_e2.q.val() & self.w1_we.q.val();
-        self.p7_other.d.next = self.ram_recent.val();
+        self.p7_ram.d.next = self.ram_recent.val();
+        self.p7_fhit.d.next = self.hit2.val()
+            | self.p6_h3.q.val()
+            | self.p6_h4.q.val()
+            | self.p6_h5.q.val()
+            | self.p6_h6.q.val()
+            | self.p6_h7.q.val()
+            | self.p6_h8.q.val();
+        self.p7_fval.d.next = self.p6_ns.q.val() > 8;
         if self.p6_h7.q.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 7;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 7;
         }
         if self.p6_h6.q.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 6;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 6;
         }
         if self.p6_h5.q.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 5;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 5;
         }
         if self.p6_h4.q.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 4;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 4;
         }
         if self.p6_h3.q.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 3;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 3;
         }
         if self.hit2.val() {
-            self.p7_other.d.next = self.p6_ns.q.val() > 2;
+            self.p7_fval.d.next = self.p6_ns.q.val() > 2;
         }
         self.p7_gt1.d.next = self.p6_ns.q.val() > 1;
         self.p7_valid.d.next = self.p6_valid.q.val();
@@ -483,8 +518,12 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             | self.p6_bh4.q.val()
             | self.p6_bh5.q.val()
             | self.p6_bh6.q.val()
-            | self.p6_bh7.q.val();
-        self.p7_bval.d.next = self.p6_bv7.q.val();
+            | self.p6_bh7.q.val()
+            | self.p6_bh8.q.val();
+        self.p7_bval.d.next = self.p6_bv8.q.val();
+        if self.p6_bh7.q.val() {
+            self.p7_bval.d.next = self.p6_bv7.q.val();
+        }
         if self.p6_bh6.q.val() {
             self.p7_bval.d.next = self.p6_bv6.q.val();
         }
@@ -507,13 +546,16 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
         self.b.read_address_b.next = self.ptr.q.val();
         self.c1_valid.d.next = !self.busy.q.val();
         self.c1_y.d.next = self.ptr.q.val();
-        // A read issued in cycle r sees the CNPs decided before r. A CNP
-        // decided in cycle u is seen here in u + 1 (`w1`): stage k gathers
-        // the CNPs of cycles r ..= r + k - 2 for its flow; the clear checks
-        // those of r + 6 and r + 7 (`c7_pw`, `c7_pe`).
+        self.c1_dirty.d.next = self.w1_we.q.val() & (self.w1_flow.q.val() == self.ptr.q.val());
+        // A read issued in cycle r sees the CNPs decided before r - 1 (the
+        // one of r - 1 collides with it). A CNP decided in cycle u is seen
+        // here in u + 1 (`w1`): stage k gathers the CNPs of cycles
+        // r - 1 ..= r + k - 2 for its flow; the clear checks those of
+        // r + 6 and r + 7 (`c7_pw`, `c7_pe`).
         self.c2_valid.d.next = self.c1_valid.q.val();
         self.c2_y.d.next = self.c1_y.q.val();
-        self.c2_dirty.d.next = self.w1_we.q.val() & (self.w1_flow.q.val() == self.c1_y.q.val());
+        self.c2_dirty.d.next = self.c1_dirty.q.val()
+            | (self.w1_we.q.val() & (self.w1_flow.q.val() == self.c1_y.q.val()));
         self.c3_valid.d.next = self.c2_valid.q.val();
         self.c3_y.d.next = self.c2_y.q.val();
         self.c3_dirty.d.next = self.c2_dirty.q.val()
@@ -570,6 +612,7 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             self.w3_we.d.next = false;
             self.w4_we.d.next = false;
             self.w5_we.d.next = false;
+            self.w6_we.d.next = false;
             self.c1_valid.d.next = false;
             self.c2_valid.d.next = false;
             self.c3_valid.d.next = false;
@@ -582,6 +625,7 @@ impl<const FB: usize, const NB: usize, const TB: usize> Logic for Np<FB, NB, TB>
             self.sw3_we.d.next = false;
             self.sw4_we.d.next = false;
             self.sw5_we.d.next = false;
+            self.sw6_we.d.next = false;
             self.o_valid.d.next = false;
             self.o_flow.d.next = 0.into();
         }

@@ -4,13 +4,13 @@
 //! The stimulus is closed-loop: it keeps a few "watched" flows that were
 //! sent CE packets and reads the golden model's cycles since each one's
 //! last CNP request, so that CE packets arrive exactly `N` and `N - 1`
-//! cycles after a CNP (the interval's edge), and 1 to 7 cycles after (the
+//! cycles after a CNP (the interval's edge), and 1 to 8 cycles after (the
 //! packets whose CNPs the flow table does not yet hold, or holds in a word
 //! that collides with the read: all forwarded). Traffic comes from a hot set of a few flows (so
 //! back-to-back packets of one flow are the rule), from random flows, and
 //! now and then from a flow whose last CNP is older than the timestamps'
 //! wrap (`2^stamp_bits` cycles). The interval is loaded now and then (in
-//! runs of consecutive cycles, with packets in the same cycle): 0, 1 to 9,
+//! runs of consecutive cycles, with packets in the same cycle): 0, 1 to 10,
 //! small, the largest, or any value. The block is reset mid-traffic one
 //! to three clearing periods apart (one reset in four during the clearing
 //! that follows the last one, one in four after more than the wrap), held one to four cycles, with traffic and
@@ -204,7 +204,7 @@ impl Block for NpBlock {
         match g.since_cnp(i.pkt_flow) {
             None => cov.hit(NEVER_SEEN),
             Some(d) => {
-                if (1..=7).contains(&d) {
+                if (1..=8).contains(&d) {
                     cov.hit(SINCE_1 + d as usize - 1);
                 }
                 if n > 0 && d == n {
@@ -233,6 +233,7 @@ const COVER: &[&str] = &[
     "CE packet 5 cycles after its flow's CNP",
     "CE packet 6 cycles after its flow's CNP",
     "CE packet 7 cycles after its flow's CNP",
+    "CE packet 8 cycles after its flow's CNP",
     "CE packet exactly N cycles after its flow's CNP",
     "CE packet N - 1 cycles after its flow's CNP",
     "CE packet of a flow whose CNP is older than the timestamp wrap",
@@ -254,29 +255,29 @@ const COVER: &[&str] = &[
 const LONG_RUN_STAMP_BITS: u32 = 18;
 const NEVER_SEEN: usize = 0;
 const SINCE_1: usize = 1;
-const AT_INTERVAL: usize = 8;
-const BELOW_INTERVAL: usize = 9;
-const BEYOND_WRAP: usize = 10;
-const INTERVAL_ZERO: usize = 11;
-const INTERVAL_MAX: usize = 12;
-const NOT_CE: usize = 13;
-const REFUSED_WHILE_CLEARING: usize = 14;
-const RESET_MID_RUN: usize = 15;
-const RESET_WHILE_CLEARING: usize = 16;
-const RESET_HELD: usize = 17;
-const TRAFFIC_IN_RESET: usize = 18;
-const CFG_IN_RESET: usize = 19;
-const CFG_BACK_TO_BACK: usize = 20;
-const CFG_WITH_PACKET: usize = 21;
-const RIGHT_AFTER_RESET: usize = 22;
-const BEYOND_INTERVAL_MAX: usize = 23;
+const AT_INTERVAL: usize = 9;
+const BELOW_INTERVAL: usize = 10;
+const BEYOND_WRAP: usize = 11;
+const INTERVAL_ZERO: usize = 12;
+const INTERVAL_MAX: usize = 13;
+const NOT_CE: usize = 14;
+const REFUSED_WHILE_CLEARING: usize = 15;
+const RESET_MID_RUN: usize = 16;
+const RESET_WHILE_CLEARING: usize = 17;
+const RESET_HELD: usize = 18;
+const TRAFFIC_IN_RESET: usize = 19;
+const CFG_IN_RESET: usize = 20;
+const CFG_BACK_TO_BACK: usize = 21;
+const CFG_WITH_PACKET: usize = 22;
+const RIGHT_AFTER_RESET: usize = 23;
+const BEYOND_INTERVAL_MAX: usize = 24;
 
 /// A random interval for `shape`, extreme values often.
 pub fn random_interval(r: &mut Rng, shape: &NpShape) -> u32 {
     let max = shape.interval_max();
     match r.upto(9) {
         0 => 0,
-        1..=2 => r.range(1, 10),
+        1..=2 => r.range(1, 11),
         3..=5 => r.range(6, 300).min(max),
         6 => max,
         7 => max - r.upto(3),
@@ -498,11 +499,11 @@ impl Stimulus<NpBlock> for NpStimulus {
         }
         if i.cfg_valid {
             // A run of consecutive loads steps N around the forwarding
-            // distances (the packets 1 to 7 cycles ahead) and the
-            // saturation at 8 of the forwarding compares, so that
+            // distances (the packets 1 to 8 cycles ahead) and the
+            // saturation at 9 of the forwarding compares, so that
             // back-to-back packets of one flow see different intervals.
             i.cfg_interval = if self.loads_left > 0 || self.in_run {
-                self.rng.range(1, 10)
+                self.rng.range(1, 11)
             } else {
                 random_interval(&mut self.rng, &self.shape)
             };
@@ -524,27 +525,27 @@ impl Stimulus<NpBlock> for NpStimulus {
             self.rng.upto(3) as u8
         };
         let n = g.interval() as u64;
-        // Aim: a watched flow at N, N - 1 or 1..7 cycles after its CNP.
+        // Aim: a watched flow at N, N - 1 or 1..8 cycles after its CNP.
         let mut aimed = None;
         for &f in &self.watched {
             if let Some(d) = g.since_cnp(f) {
-                if d == n || d + 1 == n || (1..=7).contains(&d) {
+                if d == n || d + 1 == n || (1..=8).contains(&d) {
                     aimed = Some(f);
                     break;
                 }
             }
         }
         // Aim: a flow whose CNP has just gone stale (2^interval_bits or
-        // more cycles old) and which the RTL's scrubber reads within seven
+        // more cycles old) and which the RTL's scrubber reads within eight
         // cycles of this packet, so that its clear lands while this packet
-        // is in flight (read 1 to 7 cycles before) or this packet's CNP
-        // lands while the scrubber has it in flight (read 0 to 7 after).
+        // is in flight (read 1 to 8 cycles before) or this packet's CNP
+        // lands while the scrubber has it in flight (read 0 to 8 after).
         if aimed.is_none() && self.rng.chance(64) {
             let f = self.shape.flows() as u64;
             let ptr = (self.since_reset + f - 1) % f;
             let stale = 1u64 << self.shape.interval_bits;
-            for k in 0..15u64 {
-                let y = ((ptr + f + k - 7) % f) as u32;
+            for k in 0..17u64 {
+                let y = ((ptr + f + k - 8) % f) as u32;
                 if g.since_cnp(y)
                     .is_some_and(|d| d >= stale && d < stale + f + 8)
                 {
@@ -569,15 +570,15 @@ impl Stimulus<NpBlock> for NpStimulus {
                 self.watched[k]
             }
             (_, 12) if self.rng.chance(128) => {
-                // A flow the scrubber reads within seven cycles of this
+                // A flow the scrubber reads within eight cycles of this
                 // one: its clear (of a stale flow) lands while this
                 // packet is in flight, or this packet's CNP while the
                 // scrubber has the flow in flight.
                 let f = self.shape.flows() as u64;
                 let ptr = (self.since_reset + f - 1) % f;
-                let k = self.rng.upto(14) as u64;
+                let k = self.rng.upto(16) as u64;
                 i.pkt_ecn = ecn::CE;
-                let y = ((ptr + f + k - 7) % f) as u32;
+                let y = ((ptr + f + k - 8) % f) as u32;
                 // Watched, so that the next packets of the flow come at
                 // the interval's edges and show a wrong valid bit.
                 self.watched[self.rng.upto(WATCHED as u32 - 1) as usize] = y;
