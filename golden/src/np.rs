@@ -65,7 +65,7 @@ pub mod ecn {
 #[macro_export]
 macro_rules! np_shape_menu {
     ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [8, 12, 16] ; [12, 16, 20] }
+        $($callback)*! { ($($args)*) ; [4, 8, 12, 16] ; [4, 12, 16, 20] }
     };
 }
 

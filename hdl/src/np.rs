@@ -4,8 +4,8 @@
 //! the design notes.
 //!
 //! # Generation-time parameters
-//! - `FB` = `flow_bits` in {8, 12, 16}: `F = 2^FB` flows;
-//! - `NB` = `interval_bits` in {12, 16, 20}: width of the interval register;
+//! - `FB` = `flow_bits` in {4, 8, 12, 16}: `F = 2^FB` flows;
+//! - `NB` = `interval_bits` in {4, 12, 16, 20}: width of the interval register;
 //! - `TB` = `max(FB, NB) + 2`: width of the timestamps (see "Wrap" below);
 //! - the reset value of the interval register.
 //!

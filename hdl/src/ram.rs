@@ -47,6 +47,16 @@
 //!   delayed to match, into the output register.
 //! - Every read port has its own copy of the memory, written through the
 //!   one write port (two copies cannot drift apart).
+//!
+//! # Formal abstraction (`CCRTL_FORMAL_RAM`)
+//! With `CCRTL_FORMAL_RAM` defined (the proofs of formal/np/ define it; no
+//! simulation or synthesis does), each slice of each copy keeps only the
+//! word of one address, `formal_addr` (an `anyconst`), and a read of any
+//! other address, or one colliding with a write, returns any value; the
+//! registers around the memory are unchanged, and `formal_word_<copy>` is
+//! the tracked word for the proofs' invariants. Every behaviour of the
+//! memory is one of the abstraction's, so what is proven with it holds of
+//! the RAM; docs/formal.md ("NP") has the argument.
 
 use rust_hdl::prelude::*;
 
@@ -180,6 +190,21 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
         v += "end\n";
         v += "`ifndef SYNTHESIS\n// Simulation only: which garbage a colliding read returns.\n\
               reg garble;\nalways @(posedge clock) garble <= ~garble;\n`endif\n";
+        // The formal abstraction (docs/formal.md "Block RAM"): every slice
+        // keeps only the word of one address the solver picks, and any
+        // other read, or a read colliding with a write, returns any value.
+        let bank_of = |k: usize| {
+            if g.banks == 1 {
+                String::new()
+            } else {
+                format!(" && formal_addr{} == {bb}'d{k}", range(g.bank_bits, bb))
+            }
+        };
+        v += &format!(
+            "`ifdef CCRTL_FORMAL_RAM\n// Formal only: the address whose word every copy keeps.\n\
+             (* anyconst *) wire [{}:0] formal_addr;\n`endif\n",
+            N - 1
+        );
         for port in ["a", "b"] {
             let ra = format!("read_address_{port}");
             v += &format!("\n// Read port {port}: its own copy of the memory.\n");
@@ -193,7 +218,10 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
                     r = range(g.bank_bits, bb)
                 );
             }
+            // Per bank, the tracked word of this copy (formal only).
+            let mut words = Vec::new();
             for k in 0..g.banks {
+                let mut tracked = Vec::new();
                 // The bank's address register, loaded for its own reads.
                 v += &format!("reg [{}:0] {port}_ra{k};\n", g.bank_bits - 1);
                 if g.banks > 1 {
@@ -238,8 +266,17 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
                     let addr = format!("{port}_ra{k}");
                     let waddr = format!("{port}_wa{k}");
                     v += &format!(
-                        "(* no_rw_check *) reg {wr}{m} [0:{depth}];\nreg {wr}{q};\nreg {wr}{o};\nreg {wr}{f};\n\
+                        "`ifdef CCRTL_FORMAL_RAM\n\
+                         reg {wr}{m}_t;\n(* anyseq *) wire {wr}{m}_x;\n\
+                         `else\n\
+                         (* no_rw_check *) reg {wr}{m} [0:{depth}];\n\
+                         `endif\n\
+                         reg {wr}{q};\nreg {wr}{o};\nreg {wr}{f};\n\
                          always @(posedge clock) begin\n\
+                         `ifdef CCRTL_FORMAL_RAM\n\
+                         \x20  if ({we_on} && {waddr} == {flo}{bank})\n      {m}_t <= {port}_wd{k}{wbits};\n\
+                         \x20  {q} <= ({addr} == {flo}{bank} && !({we_on} && {waddr} == {addr})) ? {m}_t : {m}_x;\n\
+                         `else\n\
                          \x20  if ({we_on})\n      {m}[{waddr}] <= {port}_wd{k}{wbits};\n\
                          `ifdef SYNTHESIS\n\
                          \x20  {q} <= {m}[{addr}];\n\
@@ -247,15 +284,21 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
                          \x20  // A read colliding with the write of this cycle: undefined.\n\
                          \x20  {q} <= ({we_on} && {waddr} == {addr}) ? {m}[{addr}] ^ {{{w}{{garble}}}} : {m}[{addr}];\n\
                          `endif\n\
+                         `endif\n\
                          \x20  {o} <= {q};\n\
                          \x20  {f} <= {o};\n\
                          end\n",
                         depth = (1usize << g.bank_bits) - 1,
                         wbits = range(lo, w),
+                        flo = lo_addr("formal_addr"),
+                        bank = bank_of(k),
                     );
                     parts.push(f);
+                    tracked.push(format!("{m}_t"));
                 }
                 parts.reverse();
+                tracked.reverse();
+                words.push(tracked.join(", "));
                 v += &format!(
                     "wire [{}:0] {port}_bank{k} = {{{}}};\n",
                     W - 1,
@@ -278,6 +321,20 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
                 v += "   endcase\n";
             }
             v += "end\n";
+            // The word this copy holds at `formal_addr` (for the proofs'
+            // invariants, which `expose` this wire).
+            let mut word = format!("{{{}}}", words[g.banks - 1]);
+            for k in (0..g.banks - 1).rev() {
+                word = format!(
+                    "formal_addr{} == {bb}'d{k} ? {{{}}} : {word}",
+                    range(g.bank_bits, bb),
+                    words[k]
+                );
+            }
+            v += &format!(
+                "`ifdef CCRTL_FORMAL_RAM\nwire [{}:0] formal_word_{port} = {word};\n`endif\n",
+                W - 1
+            );
         }
         v
     }
