@@ -13,6 +13,7 @@
 pub mod cp;
 pub mod error;
 pub mod np;
+pub mod rp;
 pub mod xorshift;
 
 pub use error::ParamError;
