@@ -503,7 +503,20 @@ impl Stimulus<NpBlock> for NpStimulus {
             // saturation at 9 of the forwarding compares, so that
             // back-to-back packets of one flow see different intervals.
             i.cfg_interval = if self.loads_left > 0 || self.in_run {
-                self.rng.range(1, 11)
+                // Half the time N is put on the edge of a watched flow's CNP
+                // age in the next cycle (d or d + 1), so that a packet aimed
+                // there sees N cross that forwarding distance from the
+                // packet before it.
+                let next_age = self
+                    .watched
+                    .iter()
+                    .filter_map(|&f| g.since_cnp(f))
+                    .map(|d| d + 1)
+                    .find(|d| (1..=8).contains(d));
+                match next_age {
+                    Some(d) if self.rng.chance(128) => (d + self.rng.upto(1) as u64) as u32,
+                    _ => self.rng.range(1, 11),
+                }
             } else {
                 random_interval(&mut self.rng, &self.shape)
             };
