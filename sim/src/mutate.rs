@@ -5,10 +5,13 @@
 //! all others (rust-hdl writes one register submodule per register). Code is
 //! what sits in `always` blocks; `initial` blocks (power-up values, which the
 //! block's reset overrides and which the emitter no longer writes) are not mutated.
-//! Nor is code between `` `ifdef ``/`` `ifndef `` and `` `endif ``: there a
+//! Nor is code under `` `ifdef SYNTHESIS ``/`` `ifndef SYNTHESIS ``: there a
 //! block RAM's read differs between simulation (which models a read that
 //! collides with a write as garbage) and synthesis (a plain read), so a
-//! mutant there is either not hardware or not what Verilator runs.
+//! mutant there is either not hardware or not what Verilator runs. Under a
+//! section on another macro (`CCRTL_FORMAL_RAM`, the block RAM's abstraction
+//! for the formal proofs) the branch taken without the macro is the hardware
+//! and is mutated; the other is not.
 //! One change per mutant, each of one [`MutantClass`]:
 //! - [`OperatorSwap`](MutantClass::OperatorSwap), in any `always` block: a
 //!   binary operator replaced (`>=`<->`>`, `<`->`<=`, `==`<->`!=`, `+`<->`-`,
@@ -177,6 +180,46 @@ fn word_positions(hay: &str, word: &str) -> Vec<usize> {
 /// The identifiers of a line, in order.
 fn words(code: &str) -> impl Iterator<Item = &str> {
     code.split(|c: char| !is_ident(c)).filter(|w| !w.is_empty())
+}
+
+/// One open `` `ifdef ``/`` `ifndef `` section of a module. Code is mutated
+/// only where both Verilator (no macro defined) and synthesis (`SYNTHESIS`
+/// defined) read it: in a section on `SYNTHESIS` neither branch is (the
+/// branches differ between the two), and in a section on any other macro
+/// (`CCRTL_FORMAL_RAM`, the formal proof's RAM) only the branch taken when it
+/// is not defined.
+struct Section {
+    /// The macro is `SYNTHESIS`.
+    synthesis: bool,
+    /// The current branch is taken when the macro is defined.
+    when_defined: bool,
+}
+
+impl Section {
+    fn live(&self) -> bool {
+        !self.synthesis && !self.when_defined
+    }
+}
+
+/// Track `` `ifdef ``, `` `ifndef ``, `` `else `` and `` `endif `` lines.
+fn section_directive(sections: &mut Vec<Section>, code: &str) {
+    let mut w = code.split_whitespace();
+    let (directive, macro_name) = (w.next().unwrap_or(""), w.next().unwrap_or(""));
+    match directive {
+        "`ifdef" | "`ifndef" => sections.push(Section {
+            synthesis: macro_name == "SYNTHESIS",
+            when_defined: directive == "`ifdef",
+        }),
+        "`else" => {
+            if let Some(s) = sections.last_mut() {
+                s.when_defined = !s.when_defined;
+            }
+        }
+        "`endif" => {
+            sections.pop();
+        }
+        _ => {}
+    }
 }
 
 /// A line without its `//` comment.
@@ -363,20 +406,17 @@ fn parse_modules(lines: &[&str]) -> Vec<Module> {
         // an open `if (rst)` section started.
         let mut always: Option<(i32, bool, bool)> = None;
         let mut rst_at: Option<i32> = None;
-        // Depth of `ifdef/`ifndef sections: their code is not mutated.
-        let mut cond = 0u32;
+        // Open `ifdef/`ifndef sections, innermost last: whether each one's
+        // current branch is live (see `Section`).
+        let mut sections: Vec<Section> = Vec::new();
         n += 1;
         while n < lines.len() {
             let code = code_of(lines[n]).trim();
             if code.starts_with("endmodule") {
                 break;
             }
-            if code.starts_with("`ifdef") || code.starts_with("`ifndef") {
-                cond += 1;
-            } else if code.starts_with("`endif") {
-                cond = cond.saturating_sub(1);
-            }
-            let in_cond = cond > 0 || code.starts_with('`');
+            section_directive(&mut sections, code);
+            let in_cond = code.starts_with('`') || sections.iter().any(|s| !s.live());
             match always.as_mut() {
                 None => {
                     if words(code).next() == Some("always") {
@@ -1065,6 +1105,26 @@ endmodule
         assert!(mutants(&plain, "t")
             .iter()
             .any(|m| m.id().contains("== -> !=")));
+    }
+
+    #[test]
+    fn only_the_branch_without_another_macro_is_mutated() {
+        // Line 7 is the formal abstraction's branch, line 9 the hardware's,
+        // line 11 (nested under SYNTHESIS) neither.
+        let v = "module t(clock, a, q);\n  input wire clock;\n  input wire a;\n  output reg q;\n  \
+                 always @(posedge clock) begin\n`ifdef CCRTL_FORMAL_RAM\n    q <= a & q;\n`else\n    \
+                 q <= a | q;\n`ifndef SYNTHESIS\n    q <= a ^ q;\n`endif\n`endif\n  end\nendmodule\n";
+        let ids: Vec<String> = mutants(v, "t").iter().map(|m| m.id()).collect();
+        assert_eq!(ids, ["L9:| -> &"]);
+        // An `ifndef on another macro: its body is the hardware.
+        let w = v
+            .replace(
+                "`ifdef CCRTL_FORMAL_RAM\n    q <= a & q;\n`else\n",
+                "`ifndef CCRTL_X\n",
+            )
+            .replace("`endif\n`endif\n", "`endif\n`endif\n");
+        let ids: Vec<String> = mutants(&w, "t").iter().map(|m| m.id()).collect();
+        assert_eq!(ids, ["L7:| -> &"]);
     }
 
     #[test]
