@@ -1,9 +1,1415 @@
 //! RP — the DCQCN reaction point: per-flow rate control at the sending NIC.
 //!
-//! The cycle-exact golden model is still to come; its contract and
-//! architecture are `docs/rp.md`. For now this module holds only the float
-//! reference of the published rules, per profile (`paper`, `nvidia`, `ns3`),
-//! against which that model will be measured.
+//! Implements `../shared/ALGORITHMS.md` §"DCQCN reaction point" (seed 004
+//! §3.1 and its Figure 7) in three runtime-selectable profiles (`paper`,
+//! `nvidia`, `ns3`); the rules, their sources and the architecture are
+//! `docs/rp.md`. This module holds the cycle-exact model ([`Rp`]), the
+//! visit arithmetic in integers and in reals ([`Exact`], [`Real`]: the same
+//! control logic on both, so their difference is the rounding alone), and
+//! the continuous-time float reference ([`reference`]).
+//!
+//! # The contract, on the clock-cycle count
+//! Per flow, the block keeps a *capture* state (written by events) and a
+//! *rate* state (written by the engine's visits):
+//! - An event is *accepted* in cycle `n` when `evt_valid` is high and the
+//!   block is ready. A CNP ([`kind::CNP`]) restarts the flow's byte count
+//!   and makes a CNP *pending*; bytes sent ([`kind::BYTES`], `evt_bytes`
+//!   bytes) add to the byte count, and when it reaches the `byte_counter`
+//!   register `B` (not 0) it drops by `B` and a byte-counter event becomes
+//!   pending. Each kind is pending at most once: a second one before the
+//!   engine's visit is merged with the first. An event that makes a flow
+//!   pending when nothing was pending queues the flow for a visit (a FIFO of
+//!   `2^fifo_bits` entries; a full FIFO drops the request).
+//! - The engine *visits* at most one flow per cycle. In cycle `n` it takes,
+//!   when `turn` is the FIFO's and the FIFO is not empty, the FIFO's head,
+//!   else the round-robin pointer's flow (the pointer then advances, over
+//!   flows `0 .. flows_in_use`); `turn` alternates every cycle. A flow
+//!   visited in cycle `m` is not visited again before `m + DEPTH`: a FIFO
+//!   head that is stays in the FIFO, a round-robin flow that is is passed
+//!   over; either way the cycle has no visit.
+//! - A visit in cycle `n` consumes the flow's pending events accepted
+//!   before `n` (an event accepted in `n` stays pending) and applies, at the
+//!   tick of cycle `n`, in this order (docs/rp.md §"The visit"): the alpha
+//!   periods elapsed, the increase-timer expiries due (at most `steps`), the
+//!   pending byte-counter event, an `nvidia`/`ns3` decrease tick passed since
+//!   the flow was marked, and the pending CNP. If `Rc` changed, `rate_valid`
+//!   is high in cycle `n + DEPTH` with the flow and its new `Rc`.
+//! - Time: the tick counter advances every `tick_cycles` cycles; the alpha
+//!   period number every `alpha_period` ticks (`nvidia`, `ns3`). Stamps are
+//!   kept modulo `2^stamp_bits` ticks or periods.
+//! - A reset, or a write of `profile` or `g`, forgets every flow (each is
+//!   back at line rate, never limited): the block is busy, `evt_ready` low
+//!   and no visit made, for `max(2^flow_bits, 2^stamp_bits)` cycles.
+//!
+//! Every visit of every flow thus comes at most `2 flows_in_use + DEPTH`
+//! cycles after the one before it ([`RpParams::visit_spacing`]); an event or
+//! a timer expiry takes effect at the first visit after it, so that is the
+//! worst-case lateness, which `tests` drive and measure.
+
+use std::collections::VecDeque;
+
+use crate::ParamError;
+
+/// Cycles from a visit to its rate output; a flow visited in cycle `m` is
+/// next visited in cycle `m + DEPTH` or later.
+pub const DEPTH: usize = 24;
+
+/// Rates are in Mb/s in 19 bits (to 524 Gb/s).
+pub const RATE_BITS: u32 = 19;
+/// Rate units per Mb/s.
+pub const UNITS_PER_MBPS: u32 = 1;
+/// alpha is `a / 2^ALPHA_BITS` (so alpha is below 1).
+pub const ALPHA_BITS: u32 = 14;
+/// alpha's unit in the stored integer, `2^ALPHA_BITS`.
+pub const ALPHA_ONE: u32 = 1 << ALPHA_BITS;
+/// `g` is `g / 2^18`; the powers `(1 - g)^k` are 18-bit fractions.
+pub const G_FRAC_BITS: u32 = 18;
+/// `max_dec` (largest share of `Rc` one cut removes) is `m / 4096`.
+pub const MAX_DEC_ONE: u32 = 4096;
+/// The capture's byte count is 24 bits.
+const BYTE_ACC_MASK: u32 = (1 << 24) - 1;
+/// `T` and `BC` saturate at this count.
+pub const COUNT_MAX: u8 = 31;
+
+/// Event kinds (`evt_kind`, 1 bit).
+pub mod kind {
+    pub const CNP: u8 = 0;
+    pub const BYTES: u8 = 1;
+}
+
+/// Which rule set the engine follows (the `profile` register).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    Paper = 0,
+    Nvidia = 1,
+    Ns3 = 2,
+}
+
+impl Profile {
+    /// The register's value 3 is refused by the loader; the hardware reads it
+    /// as `ns3`.
+    pub fn from_reg(v: u32) -> Profile {
+        match v & 3 {
+            0 => Profile::Paper,
+            1 => Profile::Nvidia,
+            _ => Profile::Ns3,
+        }
+    }
+}
+
+/// Generation-time sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RpShape {
+    /// `2^flow_bits` flows.
+    pub flow_bits: u32,
+    /// Width of the per-flow stamps (ticks, alpha periods).
+    pub stamp_bits: u32,
+    /// The visit FIFO holds `2^fifo_bits` flows.
+    pub fifo_bits: u32,
+    /// Increase-timer expiries one visit applies at most.
+    pub steps: u32,
+}
+
+impl Default for RpShape {
+    fn default() -> Self {
+        RpShape {
+            flow_bits: 14,
+            stamp_bits: 10,
+            fifo_bits: 9,
+            steps: 4,
+        }
+    }
+}
+
+impl RpShape {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let range = |name: &'static str, v: u32, lo: u32, hi: u32| {
+            if (lo..=hi).contains(&v) {
+                Ok(())
+            } else {
+                Err(ParamError::new(name, format!("{v} is outside {lo}..={hi}")))
+            }
+        };
+        range("flow_bits", self.flow_bits, 4, 17)?;
+        range("stamp_bits", self.stamp_bits, 6, 12)?;
+        range("fifo_bits", self.fifo_bits, 2, self.flow_bits.min(12))?;
+        range("steps", self.steps, 1, 8)
+    }
+    pub fn flows(&self) -> u32 {
+        1 << self.flow_bits
+    }
+    /// Cycles the block is busy after a reset or a `profile`/`g` write.
+    pub fn clear_cycles(&self) -> u32 {
+        self.flows().max(1 << self.stamp_bits)
+    }
+}
+
+/// The runtime registers (loaded through `cfg_addr`/`cfg_data`; the map is
+/// [`REGISTERS`]). Rates in 1/2 Mb/s, times in ticks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RpParams {
+    pub profile: Profile,
+    /// Clock cycles per tick (0 reads as 1).
+    pub tick_cycles: u32,
+    /// The round robin visits flows `0 .. flows_in_use`.
+    pub flows_in_use: u32,
+    pub line_rate: u32,
+    pub r_min: u32,
+    pub r_ai: u32,
+    pub r_hai: u32,
+    /// alpha gain, `g / 2^18` (0 reads as 1).
+    pub g: u32,
+    /// alpha at the first CNP, `/ 2^ALPHA_BITS`.
+    pub alpha_init: u32,
+    /// `paper`: the alpha timer `K`; `nvidia`/`ns3`: the alpha period. Ticks;
+    /// 0 reads as 1.
+    pub alpha_period: u32,
+    /// `nvidia`/`ns3`: the decrease period is `alpha_period << dec_shift`.
+    pub dec_shift: u32,
+    /// Increase timer, ticks (0 reads as 1).
+    pub t_inc: u32,
+    /// Byte counter `B` in bytes; 0: none.
+    pub byte_counter: u32,
+    /// Stage threshold `F`.
+    pub f: u32,
+    /// A cut removes `Rc alpha / 2^(gd - 10)` (11: `Rc alpha / 2`).
+    pub gd: u32,
+    /// ... and at most `Rc max_dec / 4096`.
+    pub max_dec: u32,
+    /// `nvidia`/`ns3`: `Rc = Rt =` this at the first CNP; 0 keeps line rate.
+    pub first_cnp_rate: u32,
+    pub clamp_tgt_rate: bool,
+    pub clamp_after_time_inc: bool,
+}
+
+/// One register of the map: its address, name, width and meaning.
+#[derive(Debug, Clone, Copy)]
+pub struct Register {
+    pub addr: u32,
+    pub name: &'static str,
+    pub bits: u32,
+    pub doc: &'static str,
+}
+
+/// The register map, the one source of the `cfg` port's addresses (and of
+/// the nic top's AXI4-Lite map). A write of an address not here is ignored;
+/// data bits above a register's width are ignored.
+pub const REGISTERS: &[Register] = &[
+    Register {
+        addr: 0,
+        name: "profile",
+        bits: 2,
+        doc: "0 paper, 1 nvidia, 2 ns3; a write forgets every flow",
+    },
+    Register {
+        addr: 1,
+        name: "tick_cycles",
+        bits: 16,
+        doc: "clock cycles per tick (0 as 1)",
+    },
+    Register {
+        addr: 2,
+        name: "flows_in_use",
+        bits: 18,
+        doc: "the round robin visits flows 0 .. flows_in_use",
+    },
+    Register {
+        addr: 3,
+        name: "line_rate",
+        bits: RATE_BITS,
+        doc: "line rate, Mb/s",
+    },
+    Register {
+        addr: 4,
+        name: "r_min",
+        bits: RATE_BITS,
+        doc: "floor of Rc, Mb/s",
+    },
+    Register {
+        addr: 5,
+        name: "r_ai",
+        bits: RATE_BITS,
+        doc: "additive increase of Rt, Mb/s",
+    },
+    Register {
+        addr: 6,
+        name: "r_hai",
+        bits: RATE_BITS,
+        doc: "hyper increase of Rt, Mb/s",
+    },
+    Register {
+        addr: 7,
+        name: "g",
+        bits: 16,
+        doc: "alpha gain, 1/2^18; a write forgets every flow",
+    },
+    Register {
+        addr: 8,
+        name: "alpha_init",
+        bits: ALPHA_BITS,
+        doc: "alpha at the first CNP, 1/2^14",
+    },
+    Register {
+        addr: 9,
+        name: "alpha_period",
+        bits: 16,
+        doc: "alpha timer (paper) or period (nvidia, ns3), ticks (0 as 1)",
+    },
+    Register {
+        addr: 10,
+        name: "dec_shift",
+        bits: 4,
+        doc: "decrease period = alpha_period << dec_shift (nvidia, ns3)",
+    },
+    Register {
+        addr: 11,
+        name: "t_inc",
+        bits: 16,
+        doc: "increase timer, ticks (0 as 1)",
+    },
+    Register {
+        addr: 12,
+        name: "byte_counter",
+        bits: 24,
+        doc: "byte counter B, bytes; 0: none",
+    },
+    Register {
+        addr: 13,
+        name: "f",
+        bits: 5,
+        doc: "stage threshold F",
+    },
+    Register {
+        addr: 14,
+        name: "gd",
+        bits: 4,
+        doc: "cut Rc alpha / 2^(gd - 10)",
+    },
+    Register {
+        addr: 15,
+        name: "max_dec",
+        bits: 13,
+        doc: "largest share of Rc one cut removes, 1/4096",
+    },
+    Register {
+        addr: 16,
+        name: "first_cnp_rate",
+        bits: RATE_BITS,
+        doc: "nvidia, ns3: Rc = Rt = this at the first CNP, Mb/s; 0 keeps line rate",
+    },
+    Register {
+        addr: 17,
+        name: "clamp",
+        bits: 2,
+        doc: "bit 0 clamp_tgt_rate, bit 1 clamp_after_time_inc",
+    },
+];
+
+fn mask(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+/// Rate units of `mbps` Mb/s, rounded to nearest.
+pub fn units(mbps: f64) -> u32 {
+    (mbps * UNITS_PER_MBPS as f64).round() as u32
+}
+
+impl RpParams {
+    /// docs/rp.md §`paper` at a line rate (Mb/s) and a tick of `tick_cycles`
+    /// cycles taken as 1 µs.
+    pub fn paper(line_rate_mbps: f64, tick_cycles: u32, flows_in_use: u32) -> RpParams {
+        RpParams {
+            profile: Profile::Paper,
+            tick_cycles,
+            flows_in_use,
+            line_rate: units(line_rate_mbps),
+            r_min: units(100.0),
+            r_ai: units(40.0),
+            r_hai: units(200.0),
+            g: 1 << (G_FRAC_BITS - 8),
+            alpha_init: ALPHA_ONE - 1,
+            alpha_period: 55,
+            dec_shift: 0,
+            t_inc: 55,
+            byte_counter: 10_000_000,
+            f: 5,
+            gd: 11,
+            max_dec: MAX_DEC_ONE,
+            first_cnp_rate: 0,
+            clamp_tgt_rate: true,
+            clamp_after_time_inc: true,
+        }
+    }
+
+    /// docs/rp.md §`nvidia` (NVIDIA's defaults).
+    pub fn nvidia(line_rate_mbps: f64, tick_cycles: u32, flows_in_use: u32) -> RpParams {
+        RpParams {
+            profile: Profile::Nvidia,
+            r_min: units(1.0),
+            r_ai: units(5.0),
+            r_hai: units(50.0),
+            // (1024 - 1019) / 1024 = 1280 / 2^18.
+            g: 5 << (G_FRAC_BITS - 10),
+            alpha_init: 1023 << (ALPHA_BITS - 10),
+            alpha_period: 1,
+            dec_shift: 2,
+            t_inc: 300,
+            byte_counter: 32767 * 64,
+            f: 1,
+            max_dec: MAX_DEC_ONE / 2,
+            clamp_tgt_rate: false,
+            ..RpParams::paper(line_rate_mbps, tick_cycles, flows_in_use)
+        }
+    }
+
+    /// docs/rp.md §`ns3` (HPCC's run.py `dcqcn` set).
+    pub fn ns3(line_rate_mbps: f64, tick_cycles: u32, flows_in_use: u32) -> RpParams {
+        RpParams {
+            profile: Profile::Ns3,
+            r_min: units(1000.0),
+            r_ai: units(5.0 * line_rate_mbps / 25_000.0),
+            r_hai: units(50.0 * line_rate_mbps / 25_000.0),
+            g: 1 << (G_FRAC_BITS - 8),
+            alpha_init: ALPHA_ONE - 1,
+            byte_counter: 0,
+            max_dec: MAX_DEC_ONE,
+            ..RpParams::nvidia(line_rate_mbps, tick_cycles, flows_in_use)
+        }
+    }
+
+    /// Reset values of a shape: `paper` at 100 Gb/s, a tick of 150 cycles
+    /// (1 µs at 150 MHz), every flow in use.
+    pub fn reset_for(shape: &RpShape) -> RpParams {
+        RpParams::paper(100_000.0, 150, shape.flows())
+    }
+
+    /// The register's value as the hardware holds it.
+    pub fn read(&self, addr: u32) -> Option<u32> {
+        Some(match addr {
+            0 => self.profile as u32,
+            1 => self.tick_cycles,
+            2 => self.flows_in_use,
+            3 => self.line_rate,
+            4 => self.r_min,
+            5 => self.r_ai,
+            6 => self.r_hai,
+            7 => self.g,
+            8 => self.alpha_init,
+            9 => self.alpha_period,
+            10 => self.dec_shift,
+            11 => self.t_inc,
+            12 => self.byte_counter,
+            13 => self.f,
+            14 => self.gd,
+            15 => self.max_dec,
+            16 => self.first_cnp_rate,
+            17 => self.clamp_tgt_rate as u32 | (self.clamp_after_time_inc as u32) << 1,
+            _ => return None,
+        })
+    }
+
+    /// A register write as the hardware takes it (the data masked to the
+    /// register's width); `false` for an address not in the map.
+    pub fn write(&mut self, addr: u32, data: u32) -> bool {
+        let Some(r) = REGISTERS.iter().find(|r| r.addr == addr) else {
+            return false;
+        };
+        let v = data & mask(r.bits);
+        match addr {
+            0 => self.profile = Profile::from_reg(v),
+            1 => self.tick_cycles = v,
+            2 => self.flows_in_use = v,
+            3 => self.line_rate = v,
+            4 => self.r_min = v,
+            5 => self.r_ai = v,
+            6 => self.r_hai = v,
+            7 => self.g = v,
+            8 => self.alpha_init = v,
+            9 => self.alpha_period = v,
+            10 => self.dec_shift = v,
+            11 => self.t_inc = v,
+            12 => self.byte_counter = v,
+            13 => self.f = v,
+            14 => self.gd = v,
+            15 => self.max_dec = v,
+            16 => self.first_cnp_rate = v,
+            _ => {
+                self.clamp_tgt_rate = v & 1 != 0;
+                self.clamp_after_time_inc = v & 2 != 0;
+            }
+        }
+        true
+    }
+
+    /// Worst-case cycles between two visits of a flow, `2 flows_in_use +
+    /// DEPTH` (module docs).
+    pub fn visit_spacing(&self) -> u64 {
+        2 * self.flows_in_use.max(1) as u64 + DEPTH as u64
+    }
+
+    /// The same in whole ticks, rounded up, plus one for the phase of the
+    /// tick counter.
+    pub fn visit_spacing_ticks(&self) -> u64 {
+        self.visit_spacing()
+            .div_ceil(self.tick_cycles.max(1) as u64)
+            + 1
+    }
+
+    /// The loader's check: every register in range, and the timers slow
+    /// enough for the visit spacing that the stamps never wrap between
+    /// visits and one visit's `steps` expiries keep up with the increase
+    /// timer (docs/rp.md §"Lateness"). The model runs any values; only these
+    /// keep the lateness bound.
+    pub fn validate(&self, shape: &RpShape) -> Result<(), ParamError> {
+        let e = |name, msg: String| Err(ParamError::new(name, msg));
+        for r in REGISTERS {
+            let v = self.read(r.addr).unwrap_or(0);
+            if v > mask(r.bits) {
+                return e(r.name, format!("{v} does not fit {} bits", r.bits));
+            }
+        }
+        let nonzero = [
+            ("tick_cycles", self.tick_cycles),
+            ("flows_in_use", self.flows_in_use),
+            ("line_rate", self.line_rate),
+            ("r_min", self.r_min),
+            ("g", self.g),
+            ("alpha_period", self.alpha_period),
+            ("t_inc", self.t_inc),
+        ];
+        for (name, v) in nonzero {
+            if v == 0 {
+                return e(name, "must not be 0".into());
+            }
+        }
+        if self.flows_in_use > shape.flows() {
+            return e(
+                "flows_in_use",
+                format!(
+                    "{} exceeds the {} flows of flow_bits = {}",
+                    self.flows_in_use,
+                    shape.flows(),
+                    shape.flow_bits
+                ),
+            );
+        }
+        if self.r_min > self.line_rate {
+            return e(
+                "r_min",
+                format!("{} exceeds line_rate {}", self.r_min, self.line_rate),
+            );
+        }
+        if self.g >= 1 << 16 {
+            return e("g", format!("{} is not below 2^16 (g < 1/4)", self.g));
+        }
+        if self.alpha_init >= ALPHA_ONE {
+            return e(
+                "alpha_init",
+                format!("{} is not below {ALPHA_ONE}", self.alpha_init),
+            );
+        }
+        if self.max_dec > MAX_DEC_ONE {
+            return e(
+                "max_dec",
+                format!("{} exceeds 4096 (all of Rc)", self.max_dec),
+            );
+        }
+        if !(10..=15).contains(&self.gd) {
+            return e("gd", format!("{} is outside 10..=15", self.gd));
+        }
+        if self.byte_counter != 0 && self.byte_counter <= 0xffff {
+            return e(
+                "byte_counter",
+                format!(
+                    "{} must be 0 (none) or above the largest evt_bytes, 65535",
+                    self.byte_counter
+                ),
+            );
+        }
+        if self.first_cnp_rate > self.line_rate {
+            return e(
+                "first_cnp_rate",
+                format!(
+                    "{} exceeds line_rate {}",
+                    self.first_cnp_rate, self.line_rate
+                ),
+            );
+        }
+        let w = 1u64 << shape.stamp_bits;
+        let l = self.visit_spacing_ticks();
+        if self.t_inc as u64 + l >= w {
+            return e(
+                "t_inc",
+                format!(
+                    "{} ticks plus the visit spacing of {l} ticks (2 flows_in_use + {DEPTH} cycles) must stay below 2^stamp_bits = {w}",
+                    self.t_inc
+                ),
+            );
+        }
+        if (self.t_inc as u64) * (shape.steps as u64) < l {
+            return e(
+                "t_inc",
+                format!(
+                    "{} ticks x steps = {} is below the visit spacing of {l} ticks: one visit could not apply every expiry due; lower flows_in_use or raise tick_cycles, t_inc or steps",
+                    self.t_inc, shape.steps
+                ),
+            );
+        }
+        if self.profile == Profile::Paper {
+            if self.alpha_period as u64 + l >= w {
+                return e(
+                    "alpha_period",
+                    format!("{} ticks plus the visit spacing of {l} ticks must stay below 2^stamp_bits = {w}", self.alpha_period),
+                );
+            }
+        } else {
+            if self.dec_shift >= shape.stamp_bits {
+                return e(
+                    "dec_shift",
+                    format!(
+                        "{} is not below stamp_bits = {}",
+                        self.dec_shift, shape.stamp_bits
+                    ),
+                );
+            }
+            // Alpha periods elapsed between visits, at most.
+            let periods = l / self.alpha_period as u64 + 1;
+            if periods + (1 << self.dec_shift) >= w {
+                return e(
+                    "alpha_period",
+                    format!(
+                        "up to {periods} alpha periods of {} ticks pass between visits; with the decrease period's {} they must stay below 2^stamp_bits = {w}",
+                        self.alpha_period,
+                        1u64 << self.dec_shift
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+impl RpParams {
+    /// The same parameters for the continuous-time [`reference`], a tick
+    /// taken as 1 µs (rates in Mb/s, alpha and `g` as fractions), with the
+    /// shared periods' phase ([`reference::Params::global_phase`]).
+    pub fn to_reference(&self) -> reference::Params {
+        let mbps = |u: u32| u as f64 / UNITS_PER_MBPS as f64;
+        let ap = self.alpha_period.max(1) as f64;
+        reference::Params {
+            profile: match self.profile {
+                Profile::Paper => reference::Profile::Paper,
+                Profile::Nvidia => reference::Profile::Nvidia,
+                Profile::Ns3 => reference::Profile::Ns3,
+            },
+            line_rate: mbps(self.line_rate),
+            r_min: mbps(self.r_min),
+            g: self.g.max(1) as f64 / (1u64 << G_FRAC_BITS) as f64,
+            alpha_period: ap,
+            alpha_init: self.alpha_init as f64 / ALPHA_ONE as f64,
+            t_inc: self.t_inc.max(1) as f64,
+            byte_counter: self.byte_counter as u64,
+            f: self.f,
+            r_ai: mbps(self.r_ai),
+            r_hai: mbps(self.r_hai),
+            dec_period: ap * (1u64 << self.dec_shift.min(31)) as f64,
+            gd: self.gd,
+            min_dec_fac: 100.0 - 100.0 * self.max_dec as f64 / MAX_DEC_ONE as f64,
+            first_cnp_rate: mbps(self.first_cnp_rate),
+            clamp_tgt_rate: self.clamp_tgt_rate,
+            clamp_after_time_inc: self.clamp_after_time_inc,
+            global_phase: true,
+        }
+    }
+}
+
+/// Generation-time configuration: sizes and the registers' reset values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RpConfig {
+    pub shape: RpShape,
+    pub reset: RpParams,
+}
+
+impl Default for RpConfig {
+    fn default() -> Self {
+        let shape = RpShape::default();
+        RpConfig {
+            shape,
+            reset: RpParams::reset_for(&shape),
+        }
+    }
+}
+
+impl RpConfig {
+    pub fn validate(&self) -> Result<(), ParamError> {
+        self.shape.validate()?;
+        self.reset.validate(&self.shape)
+    }
+}
+
+/// The powers `Q(k) = (1 - g)^k` as 18-bit fractions, `k < 2^stamp_bits`:
+/// `Q(0) = 2^18`, `Q(1) = 2^18 - g`, `Q(k + 1) = floor(Q(k) Q(1) / 2^18)`,
+/// the table the RTL fills while it is busy after a `g` write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Powers(Vec<u32>);
+
+impl Powers {
+    /// `g = 0` reads as 1 (so every `Q(k)`, `k >= 1`, has 18 bits).
+    pub fn new(g: u32, stamp_bits: u32) -> Powers {
+        let one = 1u64 << G_FRAC_BITS;
+        let q1 = one.saturating_sub(g.max(1) as u64);
+        let mut v = vec![one as u32];
+        let mut q = q1;
+        for _ in 1..(1u32 << stamp_bits) {
+            v.push(q as u32);
+            q = (q * q1) >> G_FRAC_BITS;
+        }
+        Powers(v)
+    }
+    pub fn q(&self, k: u32) -> u64 {
+        self.0[k as usize] as u64
+    }
+}
+
+/// The number formats of a visit: [`Exact`] (the contract's integers) or
+/// [`Real`] (the same steps on reals, nothing rounded).
+pub trait Arith {
+    type Rate: Copy + PartialEq + std::fmt::Debug;
+    type Alpha: Copy + std::fmt::Debug;
+    fn rate(&self, units: u32) -> Self::Rate;
+    fn alpha(&self, a: u32) -> Self::Alpha;
+    /// alpha after `k >= 1` periods, the first with the raise if `mark`:
+    /// `alpha (1 - g)^k + [mark] g (1 - g)^(k - 1)`.
+    fn decay(&self, a: Self::Alpha, k: u32, mark: bool) -> Self::Alpha;
+    /// `max(r_min, Rc - min(Rc alpha 2^(10 - gd), Rc max_dec))`.
+    fn cut(&self, rc: Self::Rate, a: Self::Alpha, p: &RpParams) -> Self::Rate;
+    /// `Rt = min(LR, Rt + step)`, `Rc = min(LR, (Rt + Rc) / 2)`.
+    fn increase(
+        &self,
+        rt: Self::Rate,
+        rc: Self::Rate,
+        step: u64,
+        lr: u32,
+    ) -> (Self::Rate, Self::Rate);
+    fn min(&self, a: Self::Rate, b: Self::Rate) -> Self::Rate;
+    fn max(&self, a: Self::Rate, b: Self::Rate) -> Self::Rate;
+}
+
+/// The contract's integers: rates in Mb/s, alpha in `1/2^ALPHA_BITS`;
+/// alpha's decay rounded to nearest (half up), everything else floored.
+pub struct Exact<'a>(pub &'a Powers);
+
+impl Arith for Exact<'_> {
+    type Rate = u32;
+    type Alpha = u32;
+    fn rate(&self, units: u32) -> u32 {
+        units
+    }
+    fn alpha(&self, a: u32) -> u32 {
+        a
+    }
+    /// `floor((a Q(k) + [mark] (Q(k-1) - Q(k)) 2^ALPHA_BITS + 2^17) / 2^18)`,
+    /// below `2^ALPHA_BITS`. Rounded to nearest, not floored: a floor's
+    /// bias adds up to `1/g` units over a run of decays; rounding's error does
+    /// not add up, and only stalls alpha's decay below `1/(2g)` units.
+    fn decay(&self, a: u32, k: u32, mark: bool) -> u32 {
+        let (qk, qk1) = (self.0.q(k), self.0.q(k - 1));
+        let raise = if mark { (qk1 - qk) << ALPHA_BITS } else { 0 };
+        ((a as u64 * qk + raise + (1 << (G_FRAC_BITS - 1))) >> G_FRAC_BITS) as u32
+    }
+    fn cut(&self, rc: u32, a: u32, p: &RpParams) -> u32 {
+        let by_alpha = (rc as u64 * a as u64) >> (p.gd + ALPHA_BITS - 10);
+        let cap = (rc as u64 * p.max_dec as u64) >> 12;
+        let red = by_alpha.min(cap);
+        (rc as u64).saturating_sub(red).max(p.r_min as u64) as u32
+    }
+    fn increase(&self, rt: u32, rc: u32, step: u64, lr: u32) -> (u32, u32) {
+        let rt = (rt as u64 + step).min(lr as u64) as u32;
+        let rc = ((rt + rc) >> 1).min(lr);
+        (rt, rc)
+    }
+    fn min(&self, a: u32, b: u32) -> u32 {
+        a.min(b)
+    }
+    fn max(&self, a: u32, b: u32) -> u32 {
+        a.max(b)
+    }
+}
+
+/// The same visit on reals (rates in units, alpha in `[0, 1]`), for the
+/// error bound of the integer formats.
+#[derive(Debug, Clone, Copy)]
+pub struct Real {
+    pub g: f64,
+}
+
+impl Arith for Real {
+    type Rate = f64;
+    type Alpha = f64;
+    fn rate(&self, units: u32) -> f64 {
+        units as f64
+    }
+    fn alpha(&self, a: u32) -> f64 {
+        a as f64 / ALPHA_ONE as f64
+    }
+    fn decay(&self, a: f64, k: u32, mark: bool) -> f64 {
+        let q = 1.0 - self.g;
+        a * q.powi(k as i32)
+            + if mark {
+                self.g * q.powi(k as i32 - 1)
+            } else {
+                0.0
+            }
+    }
+    fn cut(&self, rc: f64, a: f64, p: &RpParams) -> f64 {
+        let red = (rc * a * 2f64.powi(10 - p.gd as i32)).min(rc * p.max_dec as f64 / 4096.0);
+        (rc - red).max(p.r_min as f64)
+    }
+    fn increase(&self, rt: f64, rc: f64, step: u64, lr: u32) -> (f64, f64) {
+        let rt = (rt + step as f64).min(lr as f64);
+        (rt, ((rt + rc) / 2.0).min(lr as f64))
+    }
+    fn min(&self, a: f64, b: f64) -> f64 {
+        a.min(b)
+    }
+    fn max(&self, a: f64, b: f64) -> f64 {
+        a.max(b)
+    }
+}
+
+/// One flow's rate state, in the numbers of `A`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RateState<R, A> {
+    pub rc: R,
+    pub rt: R,
+    pub alpha: A,
+}
+
+/// One flow's timing and stage state (integers in both number formats).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Control {
+    /// A first CNP has come since the flow was last forgotten.
+    pub limited: bool,
+    /// The increase timer (and byte counter) run.
+    pub inc_on: bool,
+    /// `nvidia`/`ns3`: a CNP in the alpha period of `a_stamp`; one since
+    /// the last decrease.
+    pub amark: bool,
+    pub dmark: bool,
+    /// `T`, `BC`, saturating at [`COUNT_MAX`].
+    pub t: u8,
+    pub bc: u8,
+    /// Tick of the increase timer's last restart or expiry, mod `2^W`.
+    pub inc_stamp: u32,
+    /// `paper`: tick of the alpha timer's last restart or expiry; `nvidia`,
+    /// `ns3`: alpha period number at the last visit; mod `2^W`.
+    pub a_stamp: u32,
+}
+
+/// What a visit sees besides the flow's state.
+#[derive(Debug, Clone, Copy)]
+pub struct VisitCtx<'p> {
+    pub p: &'p RpParams,
+    pub stamp_bits: u32,
+    pub steps: u32,
+    /// Tick and alpha period number of the visit's cycle, mod `2^W`.
+    pub tick: u32,
+    pub apn: u32,
+    pub cnp: bool,
+    pub bc_event: bool,
+}
+
+/// What a visit did, for the lateness test.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct VisitLog {
+    pub alpha_periods: u32,
+    pub increases: u32,
+    pub byte_increase: bool,
+    pub decrease: bool,
+    pub cnp: bool,
+}
+
+/// The visit: docs/rp.md §"The visit", on the numbers of `a`. Returns what
+/// it applied.
+pub fn visit<A: Arith>(
+    a: &A,
+    c: &VisitCtx,
+    ctl: &mut Control,
+    st: &mut RateState<A::Rate, A::Alpha>,
+) -> VisitLog {
+    let p = c.p;
+    let w = mask(c.stamp_bits);
+    let paper = p.profile == Profile::Paper;
+    let mut log = VisitLog::default();
+    if !ctl.limited {
+        if !c.cnp {
+            return log; // a byte-counter event of a flow at line rate: nothing
+        }
+        log.cnp = true;
+        // First CNP: the flow's rate state starts from line rate and alpha_init.
+        ctl.limited = true;
+        ctl.t = 0;
+        ctl.bc = 0;
+        st.alpha = a.alpha(p.alpha_init);
+        st.rc = a.rate(p.line_rate);
+        st.rt = st.rc;
+        if paper {
+            first_paper_cnp(a, c, ctl, st);
+        } else {
+            if p.first_cnp_rate != 0 {
+                let r = p
+                    .first_cnp_rate
+                    .clamp(p.r_min.min(p.line_rate), p.line_rate);
+                st.rc = a.rate(r);
+                st.rt = st.rc;
+            }
+            ctl.inc_on = false;
+            ctl.amark = false;
+            ctl.dmark = true;
+            ctl.a_stamp = c.apn & w;
+        }
+        return log;
+    }
+    // The timers between the last visit and now, in time order (alpha,
+    // then decrease, then increase at equal times, as the reference), then
+    // the pending events at now. Only an `nvidia`/`ns3` decrease tick reads
+    // or restarts another timer's state: the time line splits there.
+    let ti = p.t_inc.max(1);
+    let mut budget = c.steps;
+    if paper {
+        let k = (c.tick.wrapping_sub(ctl.a_stamp) & w) / p.alpha_period.max(1);
+        if k > 0 {
+            st.alpha = a.decay(st.alpha, k, false);
+            ctl.a_stamp = ctl.a_stamp.wrapping_add(k * p.alpha_period.max(1)) & w;
+        }
+        log.alpha_periods = k;
+    } else {
+        let apn = c.apn & w;
+        let elapsed = apn.wrapping_sub(ctl.a_stamp) & w;
+        let sh = p.dec_shift.min(c.stamp_bits);
+        // Alpha periods from the last visit to the first decrease tick after it.
+        let to_b = ((ctl.a_stamp >> sh) + 1)
+            .wrapping_shl(sh)
+            .wrapping_sub(ctl.a_stamp)
+            & w;
+        let mut k = elapsed;
+        if ctl.dmark && to_b != 0 && to_b <= elapsed {
+            // alpha at the tick, increases due strictly before it, the cut,
+            // the increase timer restarted at the tick.
+            st.alpha = a.decay(st.alpha, to_b, ctl.amark);
+            ctl.amark = false;
+            let b_tick =
+                (ctl.a_stamp.wrapping_add(to_b) & w).wrapping_mul(p.alpha_period.max(1)) & w;
+            if ctl.inc_on {
+                let eb = b_tick.wrapping_sub(ctl.inc_stamp) & w;
+                let n = (eb.saturating_sub(1) / ti).min(budget);
+                for _ in 0..n {
+                    increase_event(a, p, ctl, st, false);
+                }
+                budget -= n;
+                log.increases += n;
+            }
+            cut(a, p, ctl, st);
+            ctl.dmark = false;
+            ctl.inc_on = true;
+            ctl.inc_stamp = b_tick;
+            log.decrease = true;
+            k = elapsed - to_b;
+        }
+        if k > 0 {
+            st.alpha = a.decay(st.alpha, k, ctl.amark);
+            ctl.amark = false;
+        }
+        ctl.a_stamp = apn;
+        log.alpha_periods = elapsed;
+    }
+    // Increase-timer expiries due by now, at most `steps` in the visit.
+    if ctl.inc_on {
+        let due = (c.tick.wrapping_sub(ctl.inc_stamp) & w) / ti;
+        let n = due.min(budget);
+        for _ in 0..n {
+            increase_event(a, p, ctl, st, false);
+        }
+        ctl.inc_stamp = ctl.inc_stamp.wrapping_add(n * ti) & w;
+        log.increases += n;
+        // The pending byte-counter event, at now.
+        if c.bc_event && p.byte_counter != 0 {
+            increase_event(a, p, ctl, st, true);
+            log.byte_increase = true;
+        }
+    }
+    // The pending CNP, at now.
+    if c.cnp {
+        log.cnp = true;
+        if paper {
+            let old = st.alpha;
+            cut_with(a, p, ctl, st, old);
+            st.alpha = a.decay(old, 1, true);
+            ctl.a_stamp = c.tick & w;
+            ctl.inc_stamp = c.tick & w;
+        } else {
+            ctl.amark = true;
+            ctl.dmark = true;
+        }
+    }
+    log
+}
+
+/// `paper`'s first CNP: a cut from line rate with `alpha_init`, the raise,
+/// and both timers started.
+fn first_paper_cnp<A: Arith>(
+    a: &A,
+    c: &VisitCtx,
+    ctl: &mut Control,
+    st: &mut RateState<A::Rate, A::Alpha>,
+) {
+    let w = mask(c.stamp_bits);
+    let old = st.alpha;
+    cut_with(a, c.p, ctl, st, old);
+    st.alpha = a.decay(old, 1, true);
+    ctl.inc_on = true;
+    ctl.amark = false;
+    ctl.dmark = false;
+    ctl.a_stamp = c.tick & w;
+    ctl.inc_stamp = c.tick & w;
+}
+
+fn cut<A: Arith>(a: &A, p: &RpParams, ctl: &mut Control, st: &mut RateState<A::Rate, A::Alpha>) {
+    let al = st.alpha;
+    cut_with(a, p, ctl, st, al);
+}
+
+/// The multiplicative decrease (docs/rp.md): `Rt = Rc` if `clamp_tgt_rate`,
+/// or `BC > 0`, or `clamp_after_time_inc` and `T > 0`; the cut; `T = BC = 0`.
+fn cut_with<A: Arith>(
+    a: &A,
+    p: &RpParams,
+    ctl: &mut Control,
+    st: &mut RateState<A::Rate, A::Alpha>,
+    alpha: A::Alpha,
+) {
+    if p.clamp_tgt_rate || ctl.bc > 0 || (p.clamp_after_time_inc && ctl.t > 0) {
+        st.rt = st.rc;
+    }
+    st.rc = a.cut(st.rc, alpha, p);
+    ctl.t = 0;
+    ctl.bc = 0;
+}
+
+/// One increase event of the timer (`byte == false`) or the byte counter:
+/// `paper` counts first and then takes the stage (Figure 7), `nvidia` and
+/// `ns3` the stage from the counts before the event, then count.
+fn increase_event<A: Arith>(
+    a: &A,
+    p: &RpParams,
+    ctl: &mut Control,
+    st: &mut RateState<A::Rate, A::Alpha>,
+    byte: bool,
+) {
+    let paper = p.profile == Profile::Paper;
+    let count = |ctl: &mut Control| {
+        let c = if byte { &mut ctl.bc } else { &mut ctl.t };
+        *c = (*c + 1).min(COUNT_MAX);
+    };
+    if paper {
+        count(ctl);
+    }
+    let step = rt_step(p, ctl.t as u32, ctl.bc as u32);
+    let (rt, rc) = a.increase(st.rt, st.rc, step, p.line_rate);
+    st.rt = rt;
+    st.rc = rc;
+    if !paper {
+        count(ctl);
+    }
+}
+
+/// The stage's step of `Rt` (rate units) from the counts.
+fn rt_step(p: &RpParams, t: u32, bc: u32) -> u64 {
+    let (lo, hi, f) = (t.min(bc), t.max(bc), p.f);
+    match p.profile {
+        Profile::Paper if hi < f => 0,
+        Profile::Paper if lo < f => p.r_ai as u64,
+        Profile::Paper => (lo - f + 1) as u64 * p.r_hai as u64,
+        Profile::Nvidia if lo > f => p.r_hai as u64,
+        Profile::Nvidia if hi >= f => p.r_ai as u64,
+        Profile::Nvidia => 0,
+        Profile::Ns3 if t < f => 0,
+        Profile::Ns3 if t == f => p.r_ai as u64,
+        Profile::Ns3 => p.r_hai as u64,
+    }
+}
+
+/// Inputs of one clock cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RpIn {
+    pub rst: bool,
+    pub evt_valid: bool,
+    /// [`kind::CNP`] or [`kind::BYTES`] (1 bit).
+    pub evt_kind: u8,
+    /// Flow id (its low `flow_bits` are the port).
+    pub evt_flow: u32,
+    /// Bytes sent (16 bits), read only with [`kind::BYTES`].
+    pub evt_bytes: u32,
+    pub cfg_valid: bool,
+    /// Register address (5 bits) and data (32 bits).
+    pub cfg_addr: u32,
+    pub cfg_data: u32,
+}
+
+/// Outputs during one clock cycle (registered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RpOut {
+    pub evt_ready: bool,
+    pub rate_valid: bool,
+    /// 0 when `rate_valid` is low.
+    pub rate_flow: u32,
+    pub rate_rc: u32,
+}
+
+/// The capture state of a flow.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Capture {
+    byte_acc: u32,
+    cnp: bool,
+    bc: bool,
+}
+
+/// The engine's state of a flow.
+#[derive(Debug, Clone, Copy, Default)]
+struct Flow {
+    ctl: Control,
+    st: RateState<u32, u32>,
+}
+
+/// The cycle-exact golden model: one [`Rp::step`] per clock cycle.
+#[derive(Clone)]
+pub struct Rp {
+    config: RpConfig,
+    regs: RpParams,
+    powers: Powers,
+    flows: Vec<Flow>,
+    capture: Vec<Capture>,
+    fifo: VecDeque<u32>,
+    rr: u32,
+    /// The FIFO's turn in the next cycle.
+    turn: bool,
+    prescale: u32,
+    tick: u32,
+    ap_prescale: u32,
+    apn: u32,
+    busy_left: u32,
+    cycle: u64,
+    /// Flow visited in each of the last `DEPTH - 1` cycles (newest first).
+    inflight: VecDeque<Option<u32>>,
+    /// Rate outputs in flight, the oldest at the front (`DEPTH` entries).
+    outs: VecDeque<Option<(u32, u32)>>,
+    /// The last visit (cycle, flow, log), for tests.
+    last_visit: Option<(u64, u32, VisitLog)>,
+    /// The same visits on reals ([`Rp::with_real_shadow`]).
+    shadow: Option<Shadow>,
+}
+
+/// Every flow's rate state on reals, driven by the same visits.
+#[derive(Clone)]
+struct Shadow {
+    real: Real,
+    flows: Vec<RateState<f64, f64>>,
+    /// A visit whose control state came out different on reals (never, as
+    /// no control decision reads a rate or alpha).
+    diverged: bool,
+}
+
+impl Rp {
+    /// A model as just after a reset (busy for its first
+    /// [`RpShape::clear_cycles`] steps).
+    pub fn new(config: RpConfig) -> Result<Rp, ParamError> {
+        config.validate()?;
+        let shape = config.shape;
+        let mut rp = Rp {
+            config,
+            regs: config.reset,
+            powers: Powers::new(config.reset.g, shape.stamp_bits),
+            flows: vec![Flow::default(); shape.flows() as usize],
+            capture: vec![Capture::default(); shape.flows() as usize],
+            fifo: VecDeque::new(),
+            rr: 0,
+            turn: false,
+            prescale: 0,
+            tick: 0,
+            ap_prescale: 0,
+            apn: 0,
+            busy_left: 0,
+            cycle: 0,
+            inflight: VecDeque::new(),
+            outs: VecDeque::new(),
+            last_visit: None,
+            shadow: None,
+        };
+        rp.reset();
+        Ok(rp)
+    }
+
+    /// The model with every visit also made on reals ([`Real`]), so that
+    /// [`Rp::real_rates`] gives the rounding-free rates of the same timeline.
+    pub fn with_real_shadow(mut self) -> Rp {
+        self.shadow = Some(Shadow {
+            real: Real {
+                g: self.regs.g.max(1) as f64 / (1u64 << G_FRAC_BITS) as f64,
+            },
+            flows: vec![
+                RateState {
+                    rc: 0.0,
+                    rt: 0.0,
+                    alpha: 0.0
+                };
+                self.flows.len()
+            ],
+            diverged: false,
+        });
+        self
+    }
+
+    /// A limited flow's `Rc`, `Rt` (rate units) and alpha on reals.
+    pub fn real_rates(&self, flow: u32) -> Option<(f64, f64, f64)> {
+        let s = self.shadow.as_ref()?;
+        let f = &s.flows[flow as usize];
+        self.flows[flow as usize]
+            .ctl
+            .limited
+            .then_some((f.rc, f.rt, f.alpha))
+    }
+
+    /// Whether a visit on reals ever took another control path.
+    pub fn shadow_diverged(&self) -> bool {
+        self.shadow.as_ref().is_some_and(|s| s.diverged)
+    }
+
+    fn forget_flows(&mut self) {
+        if let Some(s) = self.shadow.as_mut() {
+            s.real.g = self.regs.g.max(1) as f64 / (1u64 << G_FRAC_BITS) as f64;
+        }
+        self.flows.fill(Flow::default());
+        self.capture.fill(Capture::default());
+        self.fifo.clear();
+        self.rr = 0;
+        self.turn = false;
+        self.inflight = std::iter::repeat_n(None, DEPTH - 1).collect();
+        // Visits in flight are dropped: no output of theirs comes out.
+        self.outs = std::iter::repeat_n(None, DEPTH).collect();
+        self.busy_left = self.config.shape.clear_cycles();
+    }
+
+    fn reset(&mut self) {
+        self.regs = self.config.reset;
+        self.powers = Powers::new(self.regs.g, self.config.shape.stamp_bits);
+        self.prescale = 0;
+        self.tick = 0;
+        self.ap_prescale = 0;
+        self.apn = 0;
+        self.forget_flows();
+    }
+
+    pub fn config(&self) -> &RpConfig {
+        &self.config
+    }
+    /// The registers in force for the next step.
+    pub fn regs(&self) -> &RpParams {
+        &self.regs
+    }
+    pub fn ready(&self) -> bool {
+        self.busy_left == 0
+    }
+    pub fn busy_left(&self) -> u32 {
+        self.busy_left
+    }
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+    /// The tick counter (mod `2^stamp_bits`) in the next step.
+    pub fn tick(&self) -> u32 {
+        self.tick
+    }
+    /// A flow's current rate `Rc` (line rate if never limited), target rate
+    /// and alpha, as the engine holds them.
+    pub fn flow_rates(&self, flow: u32) -> (u32, u32, u32) {
+        let f = &self.flows[flow as usize];
+        if f.ctl.limited {
+            (f.st.rc, f.st.rt, f.st.alpha)
+        } else {
+            (
+                self.regs.line_rate,
+                self.regs.line_rate,
+                self.regs.alpha_init,
+            )
+        }
+    }
+    pub fn flow_control(&self, flow: u32) -> Control {
+        self.flows[flow as usize].ctl
+    }
+    /// The cycle, flow and log of the last visit.
+    pub fn last_visit(&self) -> Option<(u64, u32, VisitLog)> {
+        self.last_visit
+    }
+    /// Flows waiting in the visit FIFO.
+    pub fn fifo_len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    pub fn outputs(&self) -> RpOut {
+        let o = self.outs.front().copied().flatten();
+        RpOut {
+            evt_ready: self.busy_left == 0,
+            rate_valid: o.is_some(),
+            rate_flow: o.map_or(0, |o| o.0),
+            rate_rc: o.map_or(0, |o| o.1),
+        }
+    }
+
+    /// One clock cycle: returns the outputs during the cycle, then applies
+    /// its inputs at the rising edge.
+    pub fn step(&mut self, i: &RpIn) -> RpOut {
+        let out = self.outputs();
+        let n = self.cycle;
+        self.cycle += 1;
+        self.outs.pop_front();
+        if i.rst {
+            self.reset();
+            return out;
+        }
+        let shape = self.config.shape;
+        let fmask = mask(shape.flow_bits);
+        let mut visited = None;
+        let mut emitted = None;
+        if self.busy_left > 0 {
+            // (The output of this cycle's slot is pushed below.)
+            self.busy_left -= 1;
+        } else {
+            // The engine's choice and visit.
+            let fifo_turn = self.turn && !self.fifo.is_empty();
+            let cand = if fifo_turn {
+                self.fifo[0]
+            } else {
+                let c = self.rr;
+                let u = self.regs.flows_in_use;
+                self.rr = if c + 1 >= u || c + 1 > fmask {
+                    0
+                } else {
+                    c + 1
+                };
+                c
+            };
+            if !self.inflight.contains(&Some(cand)) {
+                if fifo_turn {
+                    self.fifo.pop_front();
+                }
+                visited = Some(cand);
+                emitted = self.visit(n, cand);
+            }
+            // The capture, after the visit's consumption.
+            if i.evt_valid {
+                self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
+            }
+        }
+        self.turn = !self.turn;
+        self.inflight.pop_back();
+        self.inflight.push_front(visited);
+        self.outs.push_back(emitted);
+        // The time base, for the next cycle.
+        if self.prescale + 1 >= self.regs.tick_cycles {
+            self.prescale = 0;
+            self.tick = (self.tick + 1) & mask(shape.stamp_bits);
+            if self.ap_prescale + 1 >= self.regs.alpha_period {
+                self.ap_prescale = 0;
+                self.apn = (self.apn + 1) & mask(shape.stamp_bits);
+            } else {
+                self.ap_prescale += 1;
+            }
+        } else {
+            self.prescale += 1;
+        }
+        if i.cfg_valid {
+            let addr = i.cfg_addr & 31;
+            if self.regs.write(addr, i.cfg_data) && (addr == 0 || addr == 7) {
+                self.powers = Powers::new(self.regs.g, shape.stamp_bits);
+                self.forget_flows();
+            }
+        }
+        out
+    }
+
+    fn visit(&mut self, n: u64, flow: u32) -> Option<(u32, u32)> {
+        let shape = self.config.shape;
+        let cap = self.capture[flow as usize];
+        let f = &mut self.flows[flow as usize];
+        let (cnp, bc_event) = (cap.cnp, cap.bc);
+        // Consume the pending events.
+        self.capture[flow as usize].cnp = false;
+        self.capture[flow as usize].bc = false;
+        let before = if f.ctl.limited {
+            f.st.rc
+        } else {
+            self.regs.line_rate
+        };
+        let ctx = VisitCtx {
+            p: &self.regs,
+            stamp_bits: shape.stamp_bits,
+            steps: shape.steps,
+            tick: self.tick,
+            apn: self.apn,
+            cnp,
+            bc_event,
+        };
+        let ctl_before = f.ctl;
+        let log = visit(&Exact(&self.powers), &ctx, &mut f.ctl, &mut f.st);
+        if let Some(s) = self.shadow.as_mut() {
+            let mut ctl = ctl_before;
+            let real_log = visit(&s.real, &ctx, &mut ctl, &mut s.flows[flow as usize]);
+            s.diverged |= ctl != f.ctl || real_log != log;
+        }
+        self.last_visit = Some((n, flow, log));
+        (f.ctl.limited && f.st.rc != before).then_some((flow, f.st.rc))
+    }
+
+    fn capture_event(&mut self, kind: u8, flow: u32, bytes: u32) {
+        let depth = 1usize << self.config.shape.fifo_bits;
+        let b = self.regs.byte_counter;
+        let c = &mut self.capture[flow as usize];
+        let was = c.cnp || c.bc;
+        if kind == kind::CNP {
+            c.byte_acc = 0;
+            c.cnp = true;
+        } else if b != 0 {
+            // 24 bits hold the count (B below 2^24).
+            let acc = c.byte_acc + bytes;
+            if acc >= b {
+                c.byte_acc = (acc - b) & BYTE_ACC_MASK;
+                c.bc = true;
+            } else {
+                c.byte_acc = acc & BYTE_ACC_MASK;
+            }
+        }
+        if !was && (c.cnp || c.bc) && self.fifo.len() < depth {
+            self.fifo.push_back(flow);
+        }
+    }
+}
+
+impl std::fmt::Debug for Rp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rp")
+            .field("cycle", &self.cycle)
+            .field("regs", &self.regs)
+            .field("tick", &self.tick)
+            .field("apn", &self.apn)
+            .field("busy_left", &self.busy_left)
+            .field("fifo", &self.fifo.len())
+            .finish_non_exhaustive()
+    }
+}
 
 /// Float reference: the reaction point's rules of `docs/rp.md` §"Three
 /// profiles" in continuous time (f64, time in µs, rates in Mb/s, alpha in
@@ -71,6 +1477,11 @@ pub mod reference {
         pub first_cnp_rate: f64,
         pub clamp_tgt_rate: bool,
         pub clamp_after_time_inc: bool,
+        /// `nvidia`/`ns3`: the alpha and decrease periods run on one phase
+        /// for all flows (ticks at multiples of the period from time 0, as
+        /// the cycle-exact model's shared counters) instead of starting at
+        /// the flow's first CNP.
+        pub global_phase: bool,
     }
 
     /// NVIDIA's `rpg_byte_reset` unit in bytes (docs/rp.md, Isekai).
@@ -118,6 +1529,7 @@ pub mod reference {
                 first_cnp_rate: 0.0,
                 clamp_tgt_rate: false,
                 clamp_after_time_inc: true,
+                global_phase: false,
             }
         }
 
@@ -193,7 +1605,7 @@ pub mod reference {
             assert!(p.line_rate > 0.0 && p.r_min > 0.0 && p.r_min <= p.line_rate);
             assert!(p.alpha_period > 0.0 && p.t_inc > 0.0);
             assert!(p.profile == Profile::Paper || p.dec_period > 0.0);
-            assert!((10..=11).contains(&p.gd) && (0.0..=100.0).contains(&p.min_dec_fac));
+            assert!((10..=15).contains(&p.gd) && (0.0..=100.0).contains(&p.min_dec_fac));
             Flow {
                 p: p.clone(),
                 now: f64::NEG_INFINITY,
@@ -290,8 +1702,16 @@ pub mod reference {
                 self.t_count = 0;
                 self.bc_count = 0;
                 self.byte_acc = 0;
-                self.alpha_timer.start(t_us, p.alpha_period);
-                self.dec_timer.start(t_us, p.dec_period);
+                let origin = |period: f64| {
+                    if p.global_phase {
+                        (t_us / period).floor() * period
+                    } else {
+                        t_us
+                    }
+                };
+                self.alpha_timer
+                    .start(origin(p.alpha_period), p.alpha_period);
+                self.dec_timer.start(origin(p.dec_period), p.dec_period);
             } else {
                 self.cnp_alpha = true;
                 self.cnp_dec = true;
@@ -311,6 +1731,17 @@ pub mod reference {
             self.byte_acc += bytes;
             while self.byte_acc >= b {
                 self.byte_acc -= b;
+                self.increase_event(true);
+            }
+        }
+
+        /// One byte-counter increase event at `t_us` (the flow's `B` bytes
+        /// reached then), if the increase timer runs: the event the
+        /// cycle-exact model's capture signals, for comparisons on its
+        /// time line.
+        pub fn byte_event(&mut self, t_us: f64) {
+            self.advance(t_us);
+            if self.p.byte_counter != 0 && self.inc_timer.on {
                 self.increase_event(true);
             }
         }
@@ -738,6 +2169,451 @@ pub mod reference {
                 // The trace exercises both directions.
                 assert!(ups > 300 && downs > 300, "{:?}: {ups} {downs}", p.profile);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::xorshift;
+
+    fn shape(flow_bits: u32, stamp_bits: u32, fifo_bits: u32) -> RpShape {
+        RpShape {
+            flow_bits,
+            stamp_bits,
+            fifo_bits,
+            steps: 4,
+        }
+    }
+
+    /// A model with reset values `p`, stepped through its clearing.
+    fn ready(shape: RpShape, p: RpParams) -> Rp {
+        let mut rp = Rp::new(RpConfig { shape, reset: p }).unwrap();
+        while !rp.ready() {
+            rp.step(&RpIn::default());
+        }
+        rp
+    }
+
+    fn cnp(flow: u32) -> RpIn {
+        RpIn {
+            evt_valid: true,
+            evt_kind: kind::CNP,
+            evt_flow: flow,
+            ..RpIn::default()
+        }
+    }
+
+    /// Steps until `rp.cycle() == until`, collecting the rate outputs as
+    /// (cycle, flow, rc).
+    fn run_to(rp: &mut Rp, until: u64, outs: &mut Vec<(u64, u32, u32)>) {
+        while rp.cycle() < until {
+            let n = rp.cycle();
+            let o = rp.step(&RpIn::default());
+            if o.rate_valid {
+                outs.push((n, o.rate_flow, o.rate_rc));
+            }
+        }
+    }
+
+    /// `(1 - g)^k` as the contract's 18-bit fractions, written out.
+    fn q(g: u64, k: u32) -> u64 {
+        let q1 = (1 << 18) - g;
+        let mut v = 1u64 << 18;
+        for i in 0..k {
+            v = if i == 0 { q1 } else { (v * q1) >> 18 };
+        }
+        v
+    }
+
+    /// paper, 40 Gb/s, 16 flows, a tick of 10 cycles, stamps of 8 bits: the
+    /// clearing takes max(16, 256) = 256 cycles. A CNP for flow 3 in cycle
+    /// 256 (the round robin's turn: flow 0 is visited) is queued; cycle 257
+    /// is the FIFO's turn: flow 3 is visited at tick 25. The cut with alpha
+    /// 16,383 / 2^14: Rc = 40,000 - floor(40,000 x 16,383 / 2^15) = 40,000 -
+    /// 19,998 = 20,002, out in cycle 257 + 24 = 281; Rt = 40,000 (clamped to
+    /// the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
+    /// 2^18) = round(16,383.496) = 16,383. From cycle 258 the round robin
+    /// visits flow (n - 257) mod 16, flow 3 at 260 + 16 j, passed over at 260
+    /// and 276 (in flight until 281). Both timers are due at tick 25 + 55 =
+    /// 80 (cycle 800); the first visit from then, cycle 804: alpha =
+    /// round(16,383 x 261,120 / 2^18) = round(16,319.004) = 16,319, and T = 1,
+    /// fast recovery, Rc = floor((40,000 + 20,002) / 2) = 30,001, out in 828.
+    #[test]
+    fn paper_trace_by_hand() {
+        let p = RpParams::paper(40_000.0, 10, 16);
+        let mut rp = ready(shape(4, 8, 2), p);
+        assert_eq!(rp.cycle(), 256);
+        rp.step(&cnp(3));
+        let mut outs = vec![];
+        run_to(&mut rp, 804, &mut outs);
+        assert_eq!(outs, [(281, 3, 20_002)]);
+        assert_eq!(rp.flow_rates(3), (20_002, 40_000, 16_383));
+        run_to(&mut rp, 900, &mut outs);
+        assert_eq!(outs, [(281, 3, 20_002), (828, 3, 30_001)]);
+        assert_eq!(rp.flow_rates(3), (30_001, 40_000, 16_319));
+        let c = rp.flow_control(3);
+        assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 80, 80));
+    }
+
+    /// nvidia, 40 Gb/s, 16 flows, tick 10 cycles, alpha period 1 tick,
+    /// decrease period 4, stamps of 10 bits (clearing 1,024 cycles). The
+    /// first CNP (cycle 1024) is visited in 1025 at tick (and alpha period)
+    /// 102: alpha = 1023 x 16 = 16,368, no cut, no output. Flow 3's
+    /// round-robin visits: 1028 + 16 j, passed over until 1049; at 1060
+    /// (tick 106) the decrease tick of period 104 has passed: alpha decays 2
+    /// periods to it, the cut Rc = 40,000 - floor(40,000 alpha / 2^15) (the
+    /// 50% floor is not reached), Rt stays 40,000 (no clamp: T = BC = 0), the
+    /// increase timer starts at tick 104, and alpha decays 2 more periods.
+    #[test]
+    fn nvidia_trace_by_hand() {
+        let p = RpParams::nvidia(40_000.0, 10, 16);
+        let mut rp = ready(shape(4, 10, 2), p);
+        assert_eq!(rp.cycle(), 1024);
+        rp.step(&cnp(3));
+        let mut outs = vec![];
+        run_to(&mut rp, 1060, &mut outs);
+        assert!(outs.is_empty());
+        assert_eq!(rp.flow_rates(3), (40_000, 40_000, 16_368));
+        run_to(&mut rp, 1061, &mut outs);
+        let g = 1280;
+        let a2 = (16_368 * q(g, 2) + (1 << 17)) >> 18;
+        let rc = 40_000 - ((40_000 * a2) >> 15);
+        let a4 = (a2 * q(g, 2) + (1 << 17)) >> 18;
+        assert_eq!(rp.flow_rates(3), (rc as u32, 40_000, a4 as u32));
+        let c = rp.flow_control(3);
+        assert!(c.inc_on && !c.dmark && !c.amark);
+        assert_eq!((c.inc_stamp, c.a_stamp), (104, 106));
+        run_to(&mut rp, 1100, &mut outs);
+        assert_eq!(outs, [(1084, 3, rc as u32)]);
+    }
+
+    /// The capture's byte counter: two sends of 60,000 bytes with B =
+    /// 100,000 make one byte-counter event (20,000 left over); a CNP
+    /// restarts the count.
+    #[test]
+    fn byte_counter_by_hand() {
+        let mut p = RpParams::paper(40_000.0, 10, 16);
+        p.byte_counter = 100_000;
+        let mut rp = ready(shape(4, 8, 2), p);
+        let bytes = |flow, b| RpIn {
+            evt_valid: true,
+            evt_kind: kind::BYTES,
+            evt_flow: flow,
+            evt_bytes: b,
+            ..RpIn::default()
+        };
+        rp.step(&cnp(5));
+        rp.step(&RpIn::default()); // the FIFO's turn: the first CNP's cut
+        assert!(rp.flow_control(5).limited);
+        rp.step(&bytes(5, 60_000));
+        rp.step(&bytes(5, 60_000));
+        // Queued in the cycle of the second send, visited in the next FIFO turn.
+        // (Flow 5 is in flight until cycle 257 + 24.)
+        let mut seen = None;
+        while rp.cycle() < 290 {
+            let n = rp.cycle();
+            rp.step(&RpIn::default());
+            if let Some((c, 5, log)) = rp.last_visit() {
+                if c == n {
+                    seen = seen.or(Some((c, log)));
+                }
+            }
+        }
+        let (c, log) = seen.expect("flow 5 visited");
+        assert_eq!(c, 281);
+        assert!(log.byte_increase && !log.cnp);
+        assert_eq!(rp.flow_control(5).bc, 1);
+        assert_eq!(rp.capture[5].byte_acc, 20_000);
+        rp.step(&cnp(5));
+        assert_eq!(rp.capture[5].byte_acc, 0);
+    }
+
+    /// The loader refuses each bad value by the register's name.
+    #[test]
+    fn bad_parameters_are_refused_by_name() {
+        let s = RpShape::default();
+        let ok = RpParams::reset_for(&s);
+        assert_eq!(ok.validate(&s), Ok(()));
+        type Case = (&'static str, fn(&mut RpParams));
+        let cases: [Case; 13] = [
+            ("tick_cycles", |p| p.tick_cycles = 0),
+            ("flows_in_use", |p| p.flows_in_use = 1 << 15),
+            ("line_rate", |p| p.line_rate = 1 << 20),
+            ("r_min", |p| p.r_min = p.line_rate + 1),
+            ("g", |p| p.g = 0),
+            ("alpha_init", |p| p.alpha_init = ALPHA_ONE),
+            ("max_dec", |p| p.max_dec = 4097),
+            ("gd", |p| p.gd = 9),
+            ("byte_counter", |p| p.byte_counter = 65_535),
+            ("first_cnp_rate", |p| p.first_cnp_rate = p.line_rate + 1),
+            ("t_inc", |p| p.t_inc = 54), // 54 x 4 steps < 220 ticks of spacing
+            ("t_inc", |p| p.t_inc = 1000), // + 220 > 1024
+            ("alpha_period", |p| p.alpha_period = 900),
+        ];
+        for (name, f) in cases {
+            let mut p = ok;
+            f(&mut p);
+            let e = p.validate(&s).expect_err(name);
+            assert_eq!(e.name, name, "{e}");
+        }
+        let mut nv = RpParams::nvidia(100_000.0, 150, s.flows());
+        assert_eq!(nv.validate(&s), Ok(()));
+        nv.dec_shift = 10;
+        assert_eq!(nv.validate(&s).unwrap_err().name, "dec_shift");
+        let mut nv = RpParams::nvidia(100_000.0, 10, s.flows());
+        assert_eq!(nv.validate(&s).unwrap_err().name, "t_inc");
+        nv.t_inc = 800;
+        assert_eq!(nv.validate(&s).unwrap_err().name, "t_inc");
+        let shape_err = RpShape { fifo_bits: 15, ..s }.validate().unwrap_err();
+        assert_eq!(shape_err.name, "fifo_bits");
+    }
+
+    /// Registers read back what was written, masked to their widths; a
+    /// `profile` write forgets every flow and makes the block busy.
+    #[test]
+    fn register_writes_and_a_profile_write_forgets() {
+        let mut p = RpParams::reset_for(&RpShape::default());
+        for r in REGISTERS {
+            assert!(p.write(r.addr, u32::MAX));
+            assert_eq!(
+                p.read(r.addr),
+                Some(if r.addr == 0 {
+                    2
+                } else {
+                    (1u64 << r.bits) as u32 - 1
+                }),
+                "{}",
+                r.name
+            );
+        }
+        assert!(!p.write(18, 1));
+        let mut rp = ready(shape(4, 8, 2), RpParams::paper(40_000.0, 10, 16));
+        rp.step(&cnp(3));
+        let mut outs = vec![];
+        run_to(&mut rp, 270, &mut outs);
+        assert!(rp.flow_control(3).limited);
+        rp.step(&RpIn {
+            cfg_valid: true,
+            cfg_addr: 0,
+            cfg_data: 1,
+            ..RpIn::default()
+        });
+        assert_eq!(rp.regs().profile, Profile::Nvidia);
+        assert_eq!(rp.busy_left(), 256);
+        assert!(!rp.flow_control(3).limited);
+        // The cut's output, due in cycle 281, is dropped with its visit.
+        run_to(&mut rp, 600, &mut outs);
+        assert!(outs.is_empty(), "{outs:?}");
+    }
+
+    /// Random traffic on one shape: events (CNPs rare, byte sends common) and
+    /// occasional register writes of values the loader accepts.
+    struct Traffic {
+        rng: u32,
+        flows: u32,
+        cnp_per_mille: u32,
+        evt_per_mille: u32,
+    }
+
+    impl Traffic {
+        fn next(&mut self) -> u32 {
+            self.rng = xorshift::next(self.rng);
+            self.rng
+        }
+        fn input(&mut self) -> RpIn {
+            let r = self.next();
+            let valid = r % 1000 < self.evt_per_mille;
+            let is_cnp = (r >> 10) % 1000 < self.cnp_per_mille;
+            let flow = self.next() % self.flows;
+            RpIn {
+                evt_valid: valid,
+                evt_kind: if is_cnp { kind::CNP } else { kind::BYTES },
+                evt_flow: flow,
+                evt_bytes: self.next() & 0xffff,
+                ..RpIn::default()
+            }
+        }
+    }
+
+    /// Every visit of every flow comes at most `2 flows_in_use + DEPTH`
+    /// cycles after the one before it, every accepted event is consumed by
+    /// the first visit after it, and a visit leaves no timer expiry due:
+    /// the lateness bound of the module docs, driven with a FIFO of 4 that
+    /// overflows. Figures printed.
+    #[test]
+    fn lateness_is_within_the_bound() {
+        for (p, seed) in [
+            (RpParams::paper(100_000.0, 7, 60), 11),
+            (RpParams::nvidia(100_000.0, 7, 60), 12),
+            (RpParams::ns3(100_000.0, 7, 64), 13),
+        ] {
+            let mut p = p;
+            p.t_inc = 9;
+            p.alpha_period = if p.profile == Profile::Paper { 5 } else { 1 };
+            p.byte_counter = 70_000;
+            let sh = shape(6, 10, 2);
+            p.validate(&sh).unwrap();
+            let mut rp = ready(sh, p);
+            let bound = p.visit_spacing();
+            let u = p.flows_in_use;
+            let mut tr = Traffic {
+                rng: seed,
+                flows: u,
+                cnp_per_mille: 30,
+                evt_per_mille: 900,
+            };
+            let mut last_visit = vec![rp.cycle(); 64];
+            let mut pending: Vec<Option<u64>> = vec![None; 64];
+            let (mut worst_gap, mut worst_event, mut visits) = (0, 0, 0u64);
+            let w = mask(sh.stamp_bits);
+            for _ in 0..200_000 {
+                let i = tr.input();
+                let n = rp.cycle();
+                let tick = rp.tick();
+                rp.step(&i);
+                if let Some((c, f, _)) = rp.last_visit().filter(|v| v.0 == n) {
+                    visits += 1;
+                    let f = f as usize;
+                    worst_gap = worst_gap.max(c - last_visit[f]);
+                    last_visit[f] = c;
+                    if let Some(e) = pending[f].take() {
+                        worst_event = worst_event.max(c - e);
+                    }
+                    let ctl = rp.flow_control(f as u32);
+                    if ctl.inc_on {
+                        assert!((tick.wrapping_sub(ctl.inc_stamp) & w) < p.t_inc, "an increase left due: {:?} tick {tick} visit {:?} cycle {c} ctl {ctl:?}", p.profile, rp.last_visit());
+                    }
+                    if ctl.limited && p.profile == Profile::Paper {
+                        assert!((tick.wrapping_sub(ctl.a_stamp) & w) < p.alpha_period);
+                    }
+                }
+                // An event accepted in cycle n waits for a visit after n.
+                if i.evt_valid {
+                    let f = i.evt_flow as usize;
+                    let raises = i.evt_kind == kind::CNP || rp.capture[f].bc;
+                    if raises && pending[f].is_none() {
+                        pending[f] = Some(n);
+                    }
+                }
+                for (f, &v) in last_visit.iter().enumerate().take(u as usize) {
+                    assert!(rp.cycle() - v <= bound + 1, "flow {f} unvisited");
+                }
+            }
+            eprintln!(
+                "lateness {:?}: bound {bound} cycles; worst gap between visits {worst_gap}, worst event to visit {worst_event}; {visits} visits in 200,000 cycles",
+                p.profile
+            );
+            assert!(worst_gap <= bound && worst_event <= bound);
+            // The bound is approached, not just respected.
+            assert!(worst_gap > bound - 8, "{worst_gap}");
+        }
+    }
+
+    /// The cycle-exact model against the continuous-time reference of the
+    /// published rules (`reference`), each flow's CNPs and byte-counter
+    /// events given to the reference at the tick of the visit that took
+    /// them: the two agree up to the integers' rounding, whose bound per
+    /// profile is measured here (and the same visits on reals agree with the
+    /// reference to float precision, so the time line is the reference's).
+    /// Also the invariants `r_min <= Rc <= Rt <= line rate`, alpha < 1.
+    #[test]
+    fn matches_the_reference_up_to_rounding() {
+        for (p, seed, rc_bound, alpha_bound) in [
+            (RpParams::paper(100_000.0, 5, 64), 21, 4e-3, 96.0),
+            (RpParams::nvidia(100_000.0, 5, 64), 22, 1e-3, 16.0),
+            (RpParams::ns3(100_000.0, 5, 64), 23, 1.5e-3, 24.0),
+        ] {
+            let mut p = p;
+            p.byte_counter = if p.profile == Profile::Ns3 {
+                0
+            } else {
+                300_000
+            };
+            // The increase timer below the visit spacing of 32 ticks: visits
+            // with several increases, and increases before a decrease tick.
+            p.t_inc = 12;
+            let sh = shape(6, 12, 3);
+            p.validate(&sh).unwrap();
+            let mut rp = ready(sh, p).with_real_shadow();
+            let rp_ref = p.to_reference();
+            let mut refs: Vec<reference::Flow> =
+                (0..64).map(|_| reference::Flow::new(&rp_ref)).collect();
+            let mut tr = Traffic {
+                rng: seed,
+                flows: 64,
+                cnp_per_mille: 10,
+                evt_per_mille: 700,
+            };
+            let (mut worst_rc, mut worst_alpha, mut worst_real, mut checked) =
+                (0f64, 0f64, 0f64, 0u64);
+            let mut tick_abs = rp.tick() as u64; // the tick count without the wrap
+                                                 // Visits with: increases before a decrease tick, two or more
+                                                 // increases, a byte-counter event, a CNP and a decrease tick.
+            let mut paths = [0u64; 4];
+            let mut last_tick = rp.tick();
+            for _ in 0..400_000 {
+                let i = tr.input();
+                let n = rp.cycle();
+                let tick = rp.tick();
+                tick_abs += (tick.wrapping_sub(last_tick) & mask(sh.stamp_bits)) as u64;
+                last_tick = tick;
+                rp.step(&i);
+                let Some((_, f, log)) = rp.last_visit().filter(|v| v.0 == n) else {
+                    continue;
+                };
+                paths[0] += (log.decrease && log.increases > 0) as u64;
+                paths[1] += (log.increases >= 2) as u64;
+                paths[2] += log.byte_increase as u64;
+                paths[3] += (log.cnp && log.decrease) as u64;
+                let r = &mut refs[f as usize];
+                let t = tick_abs as f64;
+                if log.byte_increase {
+                    r.byte_event(t);
+                }
+                if log.cnp {
+                    r.cnp(t);
+                }
+                r.advance(t);
+                let (rc, rt, alpha) = rp.flow_rates(f);
+                assert!(p.r_min <= rc && rc <= rt && rt <= p.line_rate, "{rc} {rt}");
+                assert!(alpha < ALPHA_ONE);
+                let Some((xr, _, xa)) = rp.real_rates(f) else {
+                    continue;
+                };
+                let u = UNITS_PER_MBPS as f64;
+                let one = ALPHA_ONE as f64;
+                let (want_rc, want_rt, want_a) = (r.rc() * u, r.rt() * u, r.alpha() * one);
+                worst_rc = worst_rc
+                    .max((rc as f64 - want_rc).abs() / want_rc)
+                    .max((rt as f64 - want_rt).abs() / want_rt);
+                worst_alpha = worst_alpha.max((alpha as f64 - want_a).abs());
+                worst_real = worst_real
+                    .max((xr - want_rc).abs() / want_rc)
+                    .max((xa * one - want_a).abs() / one);
+
+                checked += 1;
+            }
+            assert!(!rp.shadow_diverged());
+            eprintln!(
+                "{:?}: {checked} visits of limited flows checked; worst relative error of Rc, Rt {worst_rc:.2e}, of alpha {worst_alpha:.2} / 2^ALPHA_BITS; reals against the reference {worst_real:.1e}",
+                p.profile
+            );
+            eprintln!("  paths (increases before a decrease, 2+ increases, byte event, CNP with a decrease): {paths:?}");
+            assert!(checked > 10_000, "{checked}");
+            let want = |i: usize| {
+                p.profile == Profile::Paper && i != 1 && i != 2
+                    || p.profile == Profile::Ns3 && i == 2
+            };
+            for (i, &c) in paths.iter().enumerate() {
+                assert!(c > 0 || want(i), "path {i} never taken");
+            }
+            assert!(
+                worst_real < 1e-9,
+                "the time line differs from the reference: {worst_real}"
+            );
+            assert!(worst_rc < rc_bound && worst_alpha < alpha_bound);
         }
     }
 }
