@@ -29,22 +29,28 @@
 //!   over; either way the cycle has no visit.
 //! - A visit in cycle `n` consumes the flow's pending events accepted
 //!   before `n` (an event accepted in `n` stays pending) and applies, at the
-//!   tick of cycle `n`, in this order (docs/rp.md §"The visit"): the alpha
-//!   periods elapsed, the increase-timer expiries due (at most `steps`), the
-//!   pending byte-counter event, an `nvidia`/`ns3` decrease tick passed since
-//!   the flow was marked, and the pending CNP. If `Rc` changed, `rate_valid`
-//!   is high in cycle `n + DEPTH` with the flow and its new `Rc`.
+//!   tick of cycle `n` (docs/rp.md §"The visit"): the flow's timers since
+//!   its last visit in time order (alpha periods, an `nvidia`/`ns3`
+//!   decrease tick, increase-timer expiries, at most `steps` of each), then
+//!   the pending byte-counter event and the pending CNP. If `Rc` changed,
+//!   `rate_valid` is high in cycle `n + DEPTH` with the flow and its new
+//!   `Rc`.
 //! - Time: the tick counter advances every `tick_cycles` cycles; the alpha
 //!   period number every `alpha_period` ticks (`nvidia`, `ns3`). Stamps are
 //!   kept modulo `2^stamp_bits` ticks or periods.
 //! - A reset, or a write of `profile` or `g`, forgets every flow (each is
 //!   back at line rate, never limited): the block is busy, `evt_ready` low
-//!   and no visit made, for `max(2^flow_bits, 2^stamp_bits)` cycles.
+//!   and no visit made, for `max(2^flow_bits, 2^stamp_bits)` cycles, and
+//!   the visits in flight give no output. A write of another register is
+//!   read by the capture, the time base and the round robin from the next
+//!   cycle; the engine makes no new visit until its visits in flight are
+//!   done (at most `DEPTH - 1` cycles), then reads it.
 //!
 //! Every visit of every flow thus comes at most `2 flows_in_use + DEPTH`
-//! cycles after the one before it ([`RpParams::visit_spacing`]); an event or
-//! a timer expiry takes effect at the first visit after it, so that is the
-//! worst-case lateness, which `tests` drive and measure.
+//! cycles after the one before it ([`RpParams::visit_spacing`]), plus the
+//! pauses of register writes; an event or a timer expiry takes effect at
+//! the first visit after it, so that is the worst-case lateness, which
+//! `tests` drive and measure.
 
 use std::collections::VecDeque;
 
@@ -52,7 +58,7 @@ use crate::ParamError;
 
 /// Cycles from a visit to its rate output; a flow visited in cycle `m` is
 /// next visited in cycle `m + DEPTH` or later.
-pub const DEPTH: usize = 24;
+pub const DEPTH: usize = 64;
 
 /// Rates are in Mb/s in 19 bits (to 524 Gb/s).
 pub const RATE_BITS: u32 = 19;
@@ -560,6 +566,15 @@ impl RpParams {
             );
         }
         if self.profile == Profile::Paper {
+            if (self.alpha_period as u64) * (shape.steps as u64) < l {
+                return e(
+                    "alpha_period",
+                    format!(
+                        "{} ticks x steps = {} is below the visit spacing of {l} ticks: one visit could not apply every expiry due",
+                        self.alpha_period, shape.steps
+                    ),
+                );
+            }
             if self.alpha_period as u64 + l >= w {
                 return e(
                     "alpha_period",
@@ -881,7 +896,9 @@ pub fn visit<A: Arith>(
     let ti = p.t_inc.max(1);
     let mut budget = c.steps;
     if paper {
-        let k = (c.tick.wrapping_sub(ctl.a_stamp) & w) / p.alpha_period.max(1);
+        // At most `steps` expiries, as the increase timer's (the loader
+        // keeps `alpha_period x steps` above the visit spacing).
+        let k = ((c.tick.wrapping_sub(ctl.a_stamp) & w) / p.alpha_period.max(1)).min(c.steps);
         if k > 0 {
             st.alpha = a.decay(st.alpha, k, false);
             ctl.a_stamp = ctl.a_stamp.wrapping_add(k * p.alpha_period.max(1)) & w;
@@ -1089,7 +1106,13 @@ struct Flow {
 #[derive(Clone)]
 pub struct Rp {
     config: RpConfig,
+    /// The registers as written (the capture, the time base and the round
+    /// robin read them from the next cycle on) ...
     regs: RpParams,
+    /// ... and as the engine's visits read them: taken from `regs` once no
+    /// visit is in flight, while `stale` holds new visits back.
+    eregs: RpParams,
+    stale: bool,
     powers: Powers,
     flows: Vec<Flow>,
     capture: Vec<Capture>,
@@ -1132,6 +1155,8 @@ impl Rp {
         let mut rp = Rp {
             config,
             regs: config.reset,
+            eregs: config.reset,
+            stale: false,
             powers: Powers::new(config.reset.g, shape.stamp_bits),
             flows: vec![Flow::default(); shape.flows() as usize],
             capture: vec![Capture::default(); shape.flows() as usize],
@@ -1205,6 +1230,8 @@ impl Rp {
 
     fn reset(&mut self) {
         self.regs = self.config.reset;
+        self.eregs = self.regs;
+        self.stale = false;
         self.powers = Powers::new(self.regs.g, self.config.shape.stamp_bits);
         self.prescale = 0;
         self.tick = 0;
@@ -1241,9 +1268,9 @@ impl Rp {
             (f.st.rc, f.st.rt, f.st.alpha)
         } else {
             (
-                self.regs.line_rate,
-                self.regs.line_rate,
-                self.regs.alpha_init,
+                self.eregs.line_rate,
+                self.eregs.line_rate,
+                self.eregs.alpha_init,
             )
         }
     }
@@ -1284,9 +1311,19 @@ impl Rp {
         let fmask = mask(shape.flow_bits);
         let mut visited = None;
         let mut emitted = None;
+        if self.stale && self.inflight.iter().all(Option::is_none) {
+            self.eregs = self.regs;
+            self.stale = false;
+        }
         if self.busy_left > 0 {
             // (The output of this cycle's slot is pushed below.)
             self.busy_left -= 1;
+        } else if self.stale {
+            // The engine waits for its visits in flight to finish before it
+            // takes the registers written since.
+            if i.evt_valid {
+                self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
+            }
         } else {
             // The engine's choice and visit.
             let fifo_turn = self.turn && !self.fifo.is_empty();
@@ -1333,9 +1370,14 @@ impl Rp {
         }
         if i.cfg_valid {
             let addr = i.cfg_addr & 31;
-            if self.regs.write(addr, i.cfg_data) && (addr == 0 || addr == 7) {
-                self.powers = Powers::new(self.regs.g, shape.stamp_bits);
-                self.forget_flows();
+            if self.regs.write(addr, i.cfg_data) {
+                if addr == 0 || addr == 7 {
+                    self.powers = Powers::new(self.regs.g, shape.stamp_bits);
+                    self.eregs = self.regs;
+                    self.forget_flows();
+                } else {
+                    self.stale = true;
+                }
             }
         }
         out
@@ -1352,10 +1394,10 @@ impl Rp {
         let before = if f.ctl.limited {
             f.st.rc
         } else {
-            self.regs.line_rate
+            self.eregs.line_rate
         };
         let ctx = VisitCtx {
-            p: &self.regs,
+            p: &self.eregs,
             stamp_bits: shape.stamp_bits,
             steps: shape.steps,
             tick: self.tick,
@@ -2232,14 +2274,15 @@ mod tests {
     /// 256 (the round robin's turn: flow 0 is visited) is queued; cycle 257
     /// is the FIFO's turn: flow 3 is visited at tick 25. The cut with alpha
     /// 16,383 / 2^14: Rc = 40,000 - floor(40,000 x 16,383 / 2^15) = 40,000 -
-    /// 19,998 = 20,002, out in cycle 257 + 24 = 281; Rt = 40,000 (clamped to
+    /// 19,998 = 20,002, out in cycle 257 + 64 = 321; Rt = 40,000 (clamped to
     /// the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
     /// 2^18) = round(16,383.496) = 16,383. From cycle 258 the round robin
-    /// visits flow (n - 257) mod 16, flow 3 at 260 + 16 j, passed over at 260
-    /// and 276 (in flight until 281). Both timers are due at tick 25 + 55 =
-    /// 80 (cycle 800); the first visit from then, cycle 804: alpha =
+    /// visits flow (n - 257) mod 16, flow 3 at 260 + 16 j, passed over while
+    /// a visit of it is in flight (64 cycles): visited at 324 + 64 j. Both
+    /// timers are due at tick 25 + 55 = 80 (cycle 800); the first visit from
+    /// then, cycle 836: alpha =
     /// round(16,383 x 261,120 / 2^18) = round(16,319.004) = 16,319, and T = 1,
-    /// fast recovery, Rc = floor((40,000 + 20,002) / 2) = 30,001, out in 828.
+    /// fast recovery, Rc = floor((40,000 + 20,002) / 2) = 30,001, out in 900.
     #[test]
     fn paper_trace_by_hand() {
         let p = RpParams::paper(40_000.0, 10, 16);
@@ -2247,11 +2290,11 @@ mod tests {
         assert_eq!(rp.cycle(), 256);
         rp.step(&cnp(3));
         let mut outs = vec![];
-        run_to(&mut rp, 804, &mut outs);
-        assert_eq!(outs, [(281, 3, 20_002)]);
+        run_to(&mut rp, 836, &mut outs);
+        assert_eq!(outs, [(321, 3, 20_002)]);
         assert_eq!(rp.flow_rates(3), (20_002, 40_000, 16_383));
-        run_to(&mut rp, 900, &mut outs);
-        assert_eq!(outs, [(281, 3, 20_002), (828, 3, 30_001)]);
+        run_to(&mut rp, 901, &mut outs);
+        assert_eq!(outs, [(321, 3, 20_002), (900, 3, 30_001)]);
         assert_eq!(rp.flow_rates(3), (30_001, 40_000, 16_319));
         let c = rp.flow_control(3);
         assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 80, 80));
@@ -2261,11 +2304,12 @@ mod tests {
     /// decrease period 4, stamps of 10 bits (clearing 1,024 cycles). The
     /// first CNP (cycle 1024) is visited in 1025 at tick (and alpha period)
     /// 102: alpha = 1023 x 16 = 16,368, no cut, no output. Flow 3's
-    /// round-robin visits: 1028 + 16 j, passed over until 1049; at 1060
-    /// (tick 106) the decrease tick of period 104 has passed: alpha decays 2
+    /// round-robin visits: 1028 + 16 j, passed over until 1089; at 1092
+    /// (tick 109) the decrease tick of period 104 has passed: alpha decays 2
     /// periods to it, the cut Rc = 40,000 - floor(40,000 alpha / 2^15) (the
     /// 50% floor is not reached), Rt stays 40,000 (no clamp: T = BC = 0), the
-    /// increase timer starts at tick 104, and alpha decays 2 more periods.
+    /// increase timer starts at tick 104, and alpha decays 5 more periods;
+    /// the new rate is out in 1092 + 64 = 1156.
     #[test]
     fn nvidia_trace_by_hand() {
         let p = RpParams::nvidia(40_000.0, 10, 16);
@@ -2273,20 +2317,20 @@ mod tests {
         assert_eq!(rp.cycle(), 1024);
         rp.step(&cnp(3));
         let mut outs = vec![];
-        run_to(&mut rp, 1060, &mut outs);
+        run_to(&mut rp, 1092, &mut outs);
         assert!(outs.is_empty());
         assert_eq!(rp.flow_rates(3), (40_000, 40_000, 16_368));
-        run_to(&mut rp, 1061, &mut outs);
+        run_to(&mut rp, 1093, &mut outs);
         let g = 1280;
         let a2 = (16_368 * q(g, 2) + (1 << 17)) >> 18;
         let rc = 40_000 - ((40_000 * a2) >> 15);
-        let a4 = (a2 * q(g, 2) + (1 << 17)) >> 18;
-        assert_eq!(rp.flow_rates(3), (rc as u32, 40_000, a4 as u32));
+        let a7 = (a2 * q(g, 5) + (1 << 17)) >> 18;
+        assert_eq!(rp.flow_rates(3), (rc as u32, 40_000, a7 as u32));
         let c = rp.flow_control(3);
         assert!(c.inc_on && !c.dmark && !c.amark);
-        assert_eq!((c.inc_stamp, c.a_stamp), (104, 106));
-        run_to(&mut rp, 1100, &mut outs);
-        assert_eq!(outs, [(1084, 3, rc as u32)]);
+        assert_eq!((c.inc_stamp, c.a_stamp), (104, 109));
+        run_to(&mut rp, 1200, &mut outs);
+        assert_eq!(outs, [(1156, 3, rc as u32)]);
     }
 
     /// The capture's byte counter: two sends of 60,000 bytes with B =
@@ -2310,9 +2354,9 @@ mod tests {
         rp.step(&bytes(5, 60_000));
         rp.step(&bytes(5, 60_000));
         // Queued in the cycle of the second send, visited in the next FIFO turn.
-        // (Flow 5 is in flight until cycle 257 + 24.)
+        // (Flow 5 is in flight until cycle 257 + 64.)
         let mut seen = None;
-        while rp.cycle() < 290 {
+        while rp.cycle() < 330 {
             let n = rp.cycle();
             rp.step(&RpIn::default());
             if let Some((c, 5, log)) = rp.last_visit() {
@@ -2322,7 +2366,7 @@ mod tests {
             }
         }
         let (c, log) = seen.expect("flow 5 visited");
-        assert_eq!(c, 281);
+        assert_eq!(c, 321);
         assert!(log.byte_increase && !log.cnp);
         assert_eq!(rp.flow_control(5).bc, 1);
         assert_eq!(rp.capture[5].byte_acc, 20_000);
@@ -2408,6 +2452,34 @@ mod tests {
         assert!(outs.is_empty(), "{outs:?}");
     }
 
+    /// A register write (not `profile` or `g`) holds new visits back until
+    /// the visits in flight are done: with visits in cycles 257 (the CNP's)
+    /// and 258 (the round robin's), a write in 258 leaves cycles 259 to 321
+    /// without a visit; from 322 on the engine reads the new value.
+    #[test]
+    fn a_register_write_waits_for_the_visits_in_flight() {
+        let mut rp = ready(shape(4, 8, 2), RpParams::paper(40_000.0, 10, 16));
+        rp.step(&cnp(3));
+        rp.step(&RpIn::default());
+        rp.step(&RpIn {
+            cfg_valid: true,
+            cfg_addr: 3,
+            cfg_data: 30_000,
+            ..RpIn::default()
+        });
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(258));
+        assert_eq!(rp.regs().line_rate, 30_000);
+        while rp.cycle() < 322 {
+            rp.step(&RpIn::default());
+            assert_eq!(rp.last_visit().map(|v| v.0), Some(258));
+        }
+        // Flow 4 (never limited) is at the line rate the engine reads.
+        assert_eq!(rp.flow_rates(4).0, 40_000);
+        rp.step(&RpIn::default());
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(322));
+        assert_eq!(rp.flow_rates(4).0, 30_000);
+    }
+
     /// Random traffic on one shape: events (CNPs rare, byte sends common) and
     /// occasional register writes of values the loader accepts.
     struct Traffic {
@@ -2451,7 +2523,7 @@ mod tests {
         ] {
             let mut p = p;
             p.t_inc = 9;
-            p.alpha_period = if p.profile == Profile::Paper { 5 } else { 1 };
+            p.alpha_period = if p.profile == Profile::Paper { 9 } else { 1 };
             p.byte_counter = 70_000;
             let sh = shape(6, 10, 2);
             p.validate(&sh).unwrap();
