@@ -40,7 +40,7 @@
 //!   kept modulo `2^stamp_bits` ticks or periods.
 //! - A reset, or a write of `profile` or `g`, forgets every flow (each is
 //!   back at line rate, never limited): the block is busy, `evt_ready` low
-//!   and no visit made, for `max(2^flow_bits, 2^stamp_bits)` cycles, and
+//!   and no visit made, for `max(2^flow_bits, 4 x 2^stamp_bits)` cycles, and
 //!   the visits in flight give no output. A write of another register is
 //!   read by the capture, the time base and the round robin from the next
 //!   cycle; the engine makes no new visit until its visits in flight are
@@ -72,6 +72,8 @@ pub const ALPHA_ONE: u32 = 1 << ALPHA_BITS;
 pub const G_FRAC_BITS: u32 = 18;
 /// `max_dec` (largest share of `Rc` one cut removes) is `m / 4096`.
 pub const MAX_DEC_ONE: u32 = 4096;
+/// Cycles per entry of the power table's fill (a multiply in a loop).
+pub const POWER_FILL_CYCLES: u32 = 4;
 /// The capture's byte count is 24 bits.
 const BYTE_ACC_MASK: u32 = (1 << 24) - 1;
 /// `T` and `BC` saturate at this count.
@@ -145,8 +147,10 @@ impl RpShape {
         1 << self.flow_bits
     }
     /// Cycles the block is busy after a reset or a `profile`/`g` write.
+    /// (The power table's `2^stamp_bits` entries are filled in that time,
+    /// one every [`POWER_FILL_CYCLES`] cycles.)
     pub fn clear_cycles(&self) -> u32 {
-        self.flows().max(1 << self.stamp_bits)
+        self.flows().max(POWER_FILL_CYCLES << self.stamp_bits)
     }
 }
 
@@ -2270,67 +2274,67 @@ mod tests {
     }
 
     /// paper, 40 Gb/s, 16 flows, a tick of 10 cycles, stamps of 8 bits: the
-    /// clearing takes max(16, 256) = 256 cycles. A CNP for flow 3 in cycle
-    /// 256 (the round robin's turn: flow 0 is visited) is queued; cycle 257
-    /// is the FIFO's turn: flow 3 is visited at tick 25. The cut with alpha
+    /// clearing takes max(16, 4 x 256) = 1024 cycles. A CNP for flow 3 in
+    /// cycle 1024 (the round robin's turn: flow 0 is visited) is queued;
+    /// cycle 1025 is the FIFO's turn: flow 3 is visited at tick 102. The cut with alpha
     /// 16,383 / 2^14: Rc = 40,000 - floor(40,000 x 16,383 / 2^15) = 40,000 -
-    /// 19,998 = 20,002, out in cycle 257 + 64 = 321; Rt = 40,000 (clamped to
-    /// the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
-    /// 2^18) = round(16,383.496) = 16,383. From cycle 258 the round robin
-    /// visits flow (n - 257) mod 16, flow 3 at 260 + 16 j, passed over while
-    /// a visit of it is in flight (64 cycles): visited at 324 + 64 j. Both
-    /// timers are due at tick 25 + 55 = 80 (cycle 800); the first visit from
-    /// then, cycle 836: alpha =
-    /// round(16,383 x 261,120 / 2^18) = round(16,319.004) = 16,319, and T = 1,
-    /// fast recovery, Rc = floor((40,000 + 20,002) / 2) = 30,001, out in 900.
+    /// 19,998 = 20,002, out in cycle 1025 + 64 = 1089; Rt = 40,000 (clamped
+    /// to the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
+    /// 2^18) = round(16,383.496) = 16,383. From cycle 1026 the round robin
+    /// visits flow (n - 1025) mod 16, flow 3 at 1028 + 16 j, passed over
+    /// while a visit of it is in flight (64 cycles): visited at 1092 + 64 j.
+    /// Both timers are due at tick 102 + 55 = 157 (cycle 1570); the first
+    /// visit from then, cycle 1604 (tick 160): alpha = round(16,383 x 261,120
+    /// / 2^18) = round(16,319.004) = 16,319, and T = 1, fast recovery, Rc =
+    /// floor((40,000 + 20,002) / 2) = 30,001, out in 1668.
     #[test]
     fn paper_trace_by_hand() {
         let p = RpParams::paper(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 8, 2), p);
-        assert_eq!(rp.cycle(), 256);
+        assert_eq!(rp.cycle(), 1024);
         rp.step(&cnp(3));
         let mut outs = vec![];
-        run_to(&mut rp, 836, &mut outs);
-        assert_eq!(outs, [(321, 3, 20_002)]);
+        run_to(&mut rp, 1604, &mut outs);
+        assert_eq!(outs, [(1089, 3, 20_002)]);
         assert_eq!(rp.flow_rates(3), (20_002, 40_000, 16_383));
-        run_to(&mut rp, 901, &mut outs);
-        assert_eq!(outs, [(321, 3, 20_002), (900, 3, 30_001)]);
+        run_to(&mut rp, 1669, &mut outs);
+        assert_eq!(outs, [(1089, 3, 20_002), (1668, 3, 30_001)]);
         assert_eq!(rp.flow_rates(3), (30_001, 40_000, 16_319));
         let c = rp.flow_control(3);
-        assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 80, 80));
+        assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 157, 157));
     }
 
     /// nvidia, 40 Gb/s, 16 flows, tick 10 cycles, alpha period 1 tick,
-    /// decrease period 4, stamps of 10 bits (clearing 1,024 cycles). The
-    /// first CNP (cycle 1024) is visited in 1025 at tick (and alpha period)
-    /// 102: alpha = 1023 x 16 = 16,368, no cut, no output. Flow 3's
-    /// round-robin visits: 1028 + 16 j, passed over until 1089; at 1092
-    /// (tick 109) the decrease tick of period 104 has passed: alpha decays 2
+    /// decrease period 4, stamps of 10 bits (clearing 4 x 1,024 cycles). The
+    /// first CNP (cycle 4096) is visited in 4097 at tick (and alpha period)
+    /// 409: alpha = 1023 x 16 = 16,368, no cut, no output. Flow 3's
+    /// round-robin visits: 4100 + 16 j, passed over until 4161; at 4164
+    /// (tick 416) the decrease tick of period 412 has passed: alpha decays 3
     /// periods to it, the cut Rc = 40,000 - floor(40,000 alpha / 2^15) (the
     /// 50% floor is not reached), Rt stays 40,000 (no clamp: T = BC = 0), the
-    /// increase timer starts at tick 104, and alpha decays 5 more periods;
-    /// the new rate is out in 1092 + 64 = 1156.
+    /// increase timer starts at tick 412, and alpha decays 4 more periods;
+    /// the new rate is out in 4164 + 64 = 4228.
     #[test]
     fn nvidia_trace_by_hand() {
         let p = RpParams::nvidia(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 10, 2), p);
-        assert_eq!(rp.cycle(), 1024);
+        assert_eq!(rp.cycle(), 4096);
         rp.step(&cnp(3));
         let mut outs = vec![];
-        run_to(&mut rp, 1092, &mut outs);
+        run_to(&mut rp, 4164, &mut outs);
         assert!(outs.is_empty());
         assert_eq!(rp.flow_rates(3), (40_000, 40_000, 16_368));
-        run_to(&mut rp, 1093, &mut outs);
+        run_to(&mut rp, 4165, &mut outs);
         let g = 1280;
-        let a2 = (16_368 * q(g, 2) + (1 << 17)) >> 18;
-        let rc = 40_000 - ((40_000 * a2) >> 15);
-        let a7 = (a2 * q(g, 5) + (1 << 17)) >> 18;
+        let a3 = (16_368 * q(g, 3) + (1 << 17)) >> 18;
+        let rc = 40_000 - ((40_000 * a3) >> 15);
+        let a7 = (a3 * q(g, 4) + (1 << 17)) >> 18;
         assert_eq!(rp.flow_rates(3), (rc as u32, 40_000, a7 as u32));
         let c = rp.flow_control(3);
         assert!(c.inc_on && !c.dmark && !c.amark);
-        assert_eq!((c.inc_stamp, c.a_stamp), (104, 109));
-        run_to(&mut rp, 1200, &mut outs);
-        assert_eq!(outs, [(1156, 3, rc as u32)]);
+        assert_eq!((c.inc_stamp, c.a_stamp), (412, 416));
+        run_to(&mut rp, 4300, &mut outs);
+        assert_eq!(outs, [(4228, 3, rc as u32)]);
     }
 
     /// The capture's byte counter: two sends of 60,000 bytes with B =
@@ -2354,9 +2358,9 @@ mod tests {
         rp.step(&bytes(5, 60_000));
         rp.step(&bytes(5, 60_000));
         // Queued in the cycle of the second send, visited in the next FIFO turn.
-        // (Flow 5 is in flight until cycle 257 + 64.)
+        // (Flow 5 is in flight until cycle 1025 + 64.)
         let mut seen = None;
-        while rp.cycle() < 330 {
+        while rp.cycle() < 1100 {
             let n = rp.cycle();
             rp.step(&RpIn::default());
             if let Some((c, 5, log)) = rp.last_visit() {
@@ -2366,7 +2370,7 @@ mod tests {
             }
         }
         let (c, log) = seen.expect("flow 5 visited");
-        assert_eq!(c, 321);
+        assert_eq!(c, 1089);
         assert!(log.byte_increase && !log.cnp);
         assert_eq!(rp.flow_control(5).bc, 1);
         assert_eq!(rp.capture[5].byte_acc, 20_000);
@@ -2436,7 +2440,7 @@ mod tests {
         let mut rp = ready(shape(4, 8, 2), RpParams::paper(40_000.0, 10, 16));
         rp.step(&cnp(3));
         let mut outs = vec![];
-        run_to(&mut rp, 270, &mut outs);
+        run_to(&mut rp, 1040, &mut outs);
         assert!(rp.flow_control(3).limited);
         rp.step(&RpIn {
             cfg_valid: true,
@@ -2445,17 +2449,17 @@ mod tests {
             ..RpIn::default()
         });
         assert_eq!(rp.regs().profile, Profile::Nvidia);
-        assert_eq!(rp.busy_left(), 256);
+        assert_eq!(rp.busy_left(), 1024);
         assert!(!rp.flow_control(3).limited);
-        // The cut's output, due in cycle 281, is dropped with its visit.
-        run_to(&mut rp, 600, &mut outs);
+        // The cut's output, due in cycle 1089, is dropped with its visit.
+        run_to(&mut rp, 2200, &mut outs);
         assert!(outs.is_empty(), "{outs:?}");
     }
 
     /// A register write (not `profile` or `g`) holds new visits back until
-    /// the visits in flight are done: with visits in cycles 257 (the CNP's)
-    /// and 258 (the round robin's), a write in 258 leaves cycles 259 to 321
-    /// without a visit; from 322 on the engine reads the new value.
+    /// the visits in flight are done: with visits in cycles 1025 (the CNP's)
+    /// and 1026 (the round robin's), a write in 1026 leaves cycles 1027 to
+    /// 1089 without a visit; from 1090 on the engine reads the new value.
     #[test]
     fn a_register_write_waits_for_the_visits_in_flight() {
         let mut rp = ready(shape(4, 8, 2), RpParams::paper(40_000.0, 10, 16));
@@ -2467,16 +2471,16 @@ mod tests {
             cfg_data: 30_000,
             ..RpIn::default()
         });
-        assert_eq!(rp.last_visit().map(|v| v.0), Some(258));
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(1026));
         assert_eq!(rp.regs().line_rate, 30_000);
-        while rp.cycle() < 322 {
+        while rp.cycle() < 1090 {
             rp.step(&RpIn::default());
-            assert_eq!(rp.last_visit().map(|v| v.0), Some(258));
+            assert_eq!(rp.last_visit().map(|v| v.0), Some(1026));
         }
         // Flow 4 (never limited) is at the line rate the engine reads.
         assert_eq!(rp.flow_rates(4).0, 40_000);
         rp.step(&RpIn::default());
-        assert_eq!(rp.last_visit().map(|v| v.0), Some(322));
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(1090));
         assert_eq!(rp.flow_rates(4).0, 30_000);
     }
 
