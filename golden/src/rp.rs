@@ -18,8 +18,9 @@
 //!   register `B` (not 0) it drops by `B` and a byte-counter event becomes
 //!   pending. Each kind is pending at most once: a second one before the
 //!   engine's visit is merged with the first. An event that makes a flow
-//!   pending when nothing was pending queues the flow for a visit (a FIFO of
-//!   `2^fifo_bits` entries; a full FIFO drops the request).
+//!   pending when nothing was pending queues the flow for a visit in cycle
+//!   `n + CAPTURE_LATENCY` (a FIFO of `2^fifo_bits` entries; a full FIFO
+//!   drops the request).
 //! - The engine *visits* at most one flow per cycle. In cycle `n` it takes,
 //!   when `turn` is the FIFO's and the FIFO is not empty, the FIFO's head,
 //!   else the round-robin pointer's flow (the pointer then advances, over
@@ -59,6 +60,10 @@ use crate::ParamError;
 /// Cycles from a visit to its rate output; a flow visited in cycle `m` is
 /// next visited in cycle `m + DEPTH` or later.
 pub const DEPTH: usize = 64;
+
+/// An event accepted in cycle `n` queues its flow in cycle `n +
+/// CAPTURE_LATENCY`, which the FIFO's turn can take from the next cycle.
+pub const CAPTURE_LATENCY: usize = 5;
 
 /// Rates are in Mb/s in 19 bits (to 524 Gb/s).
 pub const RATE_BITS: u32 = 19;
@@ -1121,6 +1126,9 @@ pub struct Rp {
     flows: Vec<Flow>,
     capture: Vec<Capture>,
     fifo: VecDeque<u32>,
+    /// Flows the captures of the last `CAPTURE_LATENCY` cycles queue, the
+    /// oldest at the front.
+    queued: VecDeque<Option<u32>>,
     rr: u32,
     /// The FIFO's turn in the next cycle.
     turn: bool,
@@ -1165,6 +1173,7 @@ impl Rp {
             flows: vec![Flow::default(); shape.flows() as usize],
             capture: vec![Capture::default(); shape.flows() as usize],
             fifo: VecDeque::new(),
+            queued: VecDeque::new(),
             rr: 0,
             turn: false,
             prescale: 0,
@@ -1224,6 +1233,7 @@ impl Rp {
         self.flows.fill(Flow::default());
         self.capture.fill(Capture::default());
         self.fifo.clear();
+        self.queued = std::iter::repeat_n(None, CAPTURE_LATENCY).collect();
         self.rr = 0;
         self.turn = false;
         self.inflight = std::iter::repeat_n(None, DEPTH - 1).collect();
@@ -1315,6 +1325,7 @@ impl Rp {
         let fmask = mask(shape.flow_bits);
         let mut visited = None;
         let mut emitted = None;
+        let mut queue = None;
         if self.stale && self.inflight.iter().all(Option::is_none) {
             self.eregs = self.regs;
             self.stale = false;
@@ -1326,7 +1337,8 @@ impl Rp {
             // The engine waits for its visits in flight to finish before it
             // takes the registers written since.
             if i.evt_valid {
-                self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
+                queue =
+                    self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
             }
         } else {
             // The engine's choice and visit.
@@ -1352,13 +1364,22 @@ impl Rp {
             }
             // The capture, after the visit's consumption.
             if i.evt_valid {
-                self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
+                queue =
+                    self.capture_event(i.evt_kind & 1, i.evt_flow & fmask, i.evt_bytes & 0xffff);
             }
         }
         self.turn = !self.turn;
         self.inflight.pop_back();
         self.inflight.push_front(visited);
         self.outs.push_back(emitted);
+        // The queue request of CAPTURE_LATENCY cycles ago, after this
+        // cycle's pop; a full FIFO drops it.
+        if let Some(f) = self.queued.pop_front().flatten() {
+            if self.fifo.len() < 1 << shape.fifo_bits {
+                self.fifo.push_back(f);
+            }
+        }
+        self.queued.push_back(queue);
         // The time base, for the next cycle.
         if self.prescale + 1 >= self.regs.tick_cycles {
             self.prescale = 0;
@@ -1420,8 +1441,9 @@ impl Rp {
         (f.ctl.limited && f.st.rc != before).then_some((flow, f.st.rc))
     }
 
-    fn capture_event(&mut self, kind: u8, flow: u32, bytes: u32) {
-        let depth = 1usize << self.config.shape.fifo_bits;
+    /// The capture of one event; the flow to queue for a visit, if the
+    /// event made it pending when nothing was.
+    fn capture_event(&mut self, kind: u8, flow: u32, bytes: u32) -> Option<u32> {
         let b = self.regs.byte_counter;
         let c = &mut self.capture[flow as usize];
         let was = c.cnp || c.bc;
@@ -1438,9 +1460,7 @@ impl Rp {
                 c.byte_acc = acc & BYTE_ACC_MASK;
             }
         }
-        if !was && (c.cnp || c.bc) && self.fifo.len() < depth {
-            self.fifo.push_back(flow);
-        }
+        (!was && (c.cnp || c.bc)).then_some(flow)
     }
 }
 
@@ -2274,72 +2294,78 @@ mod tests {
     }
 
     /// paper, 40 Gb/s, 16 flows, a tick of 10 cycles, stamps of 8 bits: the
-    /// clearing takes max(16, 4 x 256) = 1024 cycles. A CNP for flow 3 in
-    /// cycle 1024 (the round robin's turn: flow 0 is visited) is queued;
-    /// cycle 1025 is the FIFO's turn: flow 3 is visited at tick 102. The cut with alpha
+    /// clearing takes max(16, 4 x 256) = 1024 cycles, and then the round
+    /// robin visits flow n - 1024 in cycle n. A CNP for flow 12 in cycle 1024
+    /// queues it in 1029; 1031 is the FIFO's turn: flow 12 is visited at
+    /// tick 103 (before the round robin comes to it). The cut with alpha
     /// 16,383 / 2^14: Rc = 40,000 - floor(40,000 x 16,383 / 2^15) = 40,000 -
-    /// 19,998 = 20,002, out in cycle 1025 + 64 = 1089; Rt = 40,000 (clamped
+    /// 19,998 = 20,002, out in cycle 1031 + 64 = 1095; Rt = 40,000 (clamped
     /// to the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
-    /// 2^18) = round(16,383.496) = 16,383. From cycle 1026 the round robin
-    /// visits flow (n - 1025) mod 16, flow 3 at 1028 + 16 j, passed over
-    /// while a visit of it is in flight (64 cycles): visited at 1092 + 64 j.
-    /// Both timers are due at tick 102 + 55 = 157 (cycle 1570); the first
-    /// visit from then, cycle 1604 (tick 160): alpha = round(16,383 x 261,120
+    /// 2^18) = round(16,383.496) = 16,383. From cycle 1032 the round robin
+    /// visits flow (n - 1025) mod 16, flow 12 at 1037 + 16 j, passed over
+    /// while a visit of it is in flight (64 cycles): visited at 1101 + 64 j.
+    /// Both timers are due at tick 103 + 55 = 158 (cycle 1580); the first
+    /// visit from then, cycle 1613 (tick 161): alpha = round(16,383 x 261,120
     /// / 2^18) = round(16,319.004) = 16,319, and T = 1, fast recovery, Rc =
-    /// floor((40,000 + 20,002) / 2) = 30,001, out in 1668.
+    /// floor((40,000 + 20,002) / 2) = 30,001, out in 1677.
     #[test]
     fn paper_trace_by_hand() {
         let p = RpParams::paper(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 8, 2), p);
         assert_eq!(rp.cycle(), 1024);
-        rp.step(&cnp(3));
+        rp.step(&cnp(12));
         let mut outs = vec![];
-        run_to(&mut rp, 1604, &mut outs);
-        assert_eq!(outs, [(1089, 3, 20_002)]);
-        assert_eq!(rp.flow_rates(3), (20_002, 40_000, 16_383));
-        run_to(&mut rp, 1669, &mut outs);
-        assert_eq!(outs, [(1089, 3, 20_002), (1668, 3, 30_001)]);
-        assert_eq!(rp.flow_rates(3), (30_001, 40_000, 16_319));
-        let c = rp.flow_control(3);
-        assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 157, 157));
+        run_to(&mut rp, 1613, &mut outs);
+        assert_eq!(outs, [(1095, 12, 20_002)]);
+        assert_eq!(rp.flow_rates(12), (20_002, 40_000, 16_383));
+        run_to(&mut rp, 1678, &mut outs);
+        assert_eq!(outs, [(1095, 12, 20_002), (1677, 12, 30_001)]);
+        assert_eq!(rp.flow_rates(12), (30_001, 40_000, 16_319));
+        let c = rp.flow_control(12);
+        assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 158, 158));
     }
 
     /// nvidia, 40 Gb/s, 16 flows, tick 10 cycles, alpha period 1 tick,
     /// decrease period 4, stamps of 10 bits (clearing 4 x 1,024 cycles). The
-    /// first CNP (cycle 4096) is visited in 4097 at tick (and alpha period)
-    /// 409: alpha = 1023 x 16 = 16,368, no cut, no output. Flow 3's
-    /// round-robin visits: 4100 + 16 j, passed over until 4161; at 4164
-    /// (tick 416) the decrease tick of period 412 has passed: alpha decays 3
-    /// periods to it, the cut Rc = 40,000 - floor(40,000 alpha / 2^15) (the
-    /// 50% floor is not reached), Rt stays 40,000 (no clamp: T = BC = 0), the
-    /// increase timer starts at tick 412, and alpha decays 4 more periods;
-    /// the new rate is out in 4164 + 64 = 4228.
+    /// first CNP for flow 12 (cycle 4096, queued in 4101) is visited in 4103
+    /// at tick (and alpha period) 410: alpha = 1023 x 16 = 16,368, no cut,
+    /// no output. Flow 12's round-robin visits: 4109 + 16 j, passed over
+    /// until 4167; at 4173 (tick 417) the decrease tick of period 412 has
+    /// passed: alpha decays 2 periods to it, the cut Rc = 40,000 -
+    /// floor(40,000 alpha / 2^15) (the 50% floor is not reached), Rt stays
+    /// 40,000 (no clamp: T = BC = 0), the increase timer starts at tick 412,
+    /// and alpha decays 5 more periods; the new rate is out in 4173 + 64 =
+    /// 4237.
     #[test]
     fn nvidia_trace_by_hand() {
         let p = RpParams::nvidia(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 10, 2), p);
         assert_eq!(rp.cycle(), 4096);
-        rp.step(&cnp(3));
+        rp.step(&cnp(12));
         let mut outs = vec![];
-        run_to(&mut rp, 4164, &mut outs);
+        run_to(&mut rp, 4173, &mut outs);
         assert!(outs.is_empty());
-        assert_eq!(rp.flow_rates(3), (40_000, 40_000, 16_368));
-        run_to(&mut rp, 4165, &mut outs);
+        assert_eq!(rp.flow_rates(12), (40_000, 40_000, 16_368));
+        assert_eq!(rp.flow_control(12).a_stamp, 410);
+        run_to(&mut rp, 4174, &mut outs);
         let g = 1280;
-        let a3 = (16_368 * q(g, 3) + (1 << 17)) >> 18;
-        let rc = 40_000 - ((40_000 * a3) >> 15);
-        let a7 = (a3 * q(g, 4) + (1 << 17)) >> 18;
-        assert_eq!(rp.flow_rates(3), (rc as u32, 40_000, a7 as u32));
-        let c = rp.flow_control(3);
+        let a2 = (16_368 * q(g, 2) + (1 << 17)) >> 18;
+        let rc = 40_000 - ((40_000 * a2) >> 15);
+        let a7 = (a2 * q(g, 5) + (1 << 17)) >> 18;
+        assert_eq!(rp.flow_rates(12), (rc as u32, 40_000, a7 as u32));
+        let c = rp.flow_control(12);
         assert!(c.inc_on && !c.dmark && !c.amark);
-        assert_eq!((c.inc_stamp, c.a_stamp), (412, 416));
+        assert_eq!((c.inc_stamp, c.a_stamp), (412, 417));
         run_to(&mut rp, 4300, &mut outs);
-        assert_eq!(outs, [(4228, 3, rc as u32)]);
+        assert_eq!(outs, [(4237, 12, rc as u32)]);
     }
 
     /// The capture's byte counter: two sends of 60,000 bytes with B =
     /// 100,000 make one byte-counter event (20,000 left over); a CNP
-    /// restarts the count.
+    /// restarts the count. Flow 12's first CNP (cycle 1024) is visited from
+    /// the FIFO in 1031; the sends in 1032 and 1033 queue it in 1038; it is
+    /// in flight until 1095, which is a FIFO turn (the odd cycles): the
+    /// byte-counter event is applied then.
     #[test]
     fn byte_counter_by_hand() {
         let mut p = RpParams::paper(40_000.0, 10, 16);
@@ -2352,30 +2378,30 @@ mod tests {
             evt_bytes: b,
             ..RpIn::default()
         };
-        rp.step(&cnp(5));
-        rp.step(&RpIn::default()); // the FIFO's turn: the first CNP's cut
-        assert!(rp.flow_control(5).limited);
-        rp.step(&bytes(5, 60_000));
-        rp.step(&bytes(5, 60_000));
-        // Queued in the cycle of the second send, visited in the next FIFO turn.
-        // (Flow 5 is in flight until cycle 1025 + 64.)
+        rp.step(&cnp(12));
+        let mut outs = vec![];
+        run_to(&mut rp, 1032, &mut outs);
+        assert_eq!(rp.last_visit().map(|v| (v.0, v.1)), Some((1031, 12)));
+        assert!(rp.flow_control(12).limited);
+        rp.step(&bytes(12, 60_000));
+        rp.step(&bytes(12, 60_000));
         let mut seen = None;
-        while rp.cycle() < 1100 {
+        while rp.cycle() < 1200 {
             let n = rp.cycle();
             rp.step(&RpIn::default());
-            if let Some((c, 5, log)) = rp.last_visit() {
+            if let Some((c, 12, log)) = rp.last_visit() {
                 if c == n {
                     seen = seen.or(Some((c, log)));
                 }
             }
         }
-        let (c, log) = seen.expect("flow 5 visited");
-        assert_eq!(c, 1089);
+        let (c, log) = seen.expect("flow 12 visited");
+        assert_eq!(c, 1095);
         assert!(log.byte_increase && !log.cnp);
-        assert_eq!(rp.flow_control(5).bc, 1);
-        assert_eq!(rp.capture[5].byte_acc, 20_000);
-        rp.step(&cnp(5));
-        assert_eq!(rp.capture[5].byte_acc, 0);
+        assert_eq!(rp.flow_control(12).bc, 1);
+        assert_eq!(rp.capture[12].byte_acc, 20_000);
+        rp.step(&cnp(12));
+        assert_eq!(rp.capture[12].byte_acc, 0);
     }
 
     /// The loader refuses each bad value by the register's name.
