@@ -110,6 +110,30 @@ impl Profile {
     }
 }
 
+/// The shape menu of the RTL, written once: the (flow_bits, stamp_bits,
+/// fifo_bits) it can be generated with, all with `steps` = 4.
+/// `rp_shape_menu!([callback] ; ARGS)` expands
+/// `callback!{ (ARGS) ; [(f, s, q), ...] }`; [`SUPPORTED_SHAPES`] and the hdl
+/// crate's const-generic dispatch are generated from it. The golden model
+/// runs any shape [`RpShape::validate`] takes.
+#[macro_export]
+macro_rules! rp_shape_menu {
+    ([$($callback:tt)*] ; $($args:tt)*) => {
+        $($callback)*! { ($($args)*) ; [(4, 8, 2), (10, 10, 4), (14, 10, 9), (17, 12, 9)] }
+    };
+}
+
+macro_rules! rp_menu_constants {
+    (() ; [$(($f:literal, $s:literal, $q:literal)),*]) => {
+        /// (flow_bits, stamp_bits, fifo_bits) of the RTL's menu.
+        pub const SUPPORTED_SHAPES: &[(u32, u32, u32)] = &[$(($f, $s, $q)),*];
+    };
+}
+rp_shape_menu!([rp_menu_constants];);
+
+/// `steps` of every shape of the RTL's menu.
+pub const RTL_STEPS: u32 = 4;
+
 /// Generation-time sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RpShape {
@@ -147,6 +171,28 @@ impl RpShape {
         range("stamp_bits", self.stamp_bits, 6, 12)?;
         range("fifo_bits", self.fifo_bits, 2, self.flow_bits.min(12))?;
         range("steps", self.steps, 1, 8)
+    }
+    /// The shape is one the RTL can be generated with (`SUPPORTED_SHAPES`,
+    /// `steps` = 4), besides [`RpShape::validate`].
+    pub fn validate_rtl(&self) -> Result<(), ParamError> {
+        self.validate()?;
+        if self.steps != RTL_STEPS {
+            return Err(ParamError::new(
+                "steps",
+                format!(
+                    "{} is not supported by the RTL; it has {RTL_STEPS}",
+                    self.steps
+                ),
+            ));
+        }
+        let t = (self.flow_bits, self.stamp_bits, self.fifo_bits);
+        if !SUPPORTED_SHAPES.contains(&t) {
+            return Err(ParamError::new(
+                "flow_bits",
+                format!("(flow_bits, stamp_bits, fifo_bits) = {t:?} is not in the RTL's menu {SUPPORTED_SHAPES:?}"),
+            ));
+        }
+        Ok(())
     }
     pub fn flows(&self) -> u32 {
         1 << self.flow_bits
