@@ -1345,6 +1345,42 @@ impl Rp {
     pub fn fifo_len(&self) -> usize {
         self.fifo.len()
     }
+    /// The FIFO's capacity, `2^fifo_bits`.
+    pub fn fifo_capacity(&self) -> usize {
+        1 << self.config.shape.fifo_bits
+    }
+    /// A flow's pending flags (CNP, byte-counter event) as the next step's
+    /// visit would see them.
+    pub fn pending(&self, flow: u32) -> (bool, bool) {
+        let c = &self.capture[flow as usize];
+        (c.cnp, c.bc)
+    }
+    /// The flow the engine takes in the next step if it is not in flight,
+    /// or `None` if the engine makes no visit then (busy, or a register
+    /// write waiting for the visits in flight).
+    pub fn next_candidate(&self) -> Option<u32> {
+        let take = self.stale && self.inflight.iter().all(Option::is_none);
+        if self.busy_left > 0 || (self.stale && !take) {
+            return None;
+        }
+        Some(if self.turn && !self.fifo.is_empty() {
+            self.fifo[0]
+        } else {
+            self.rr
+        })
+    }
+    /// Cycles since `flow`'s last visit, if that visit is still in flight
+    /// (fewer than `DEPTH` cycles ago).
+    pub fn in_flight(&self, flow: u32) -> Option<usize> {
+        self.inflight
+            .iter()
+            .position(|v| *v == Some(flow))
+            .map(|k| k + 1)
+    }
+    /// A register write waits for the visits in flight.
+    pub fn stale(&self) -> bool {
+        self.stale
+    }
 
     pub fn outputs(&self) -> RpOut {
         let o = self.outs.front().copied().flatten();
