@@ -443,9 +443,11 @@ impl RpParams {
     }
 
     /// Reset values of a shape: `paper` at 100 Gb/s, a tick of 150 cycles
-    /// (1 µs at 150 MHz), every flow in use.
+    /// (1 µs at 150 MHz), every flow in use up to 16,384 (with more, the
+    /// round robin would come too seldom for `paper`'s 55 µs timers: see
+    /// [`RpParams::validate`]).
     pub fn reset_for(shape: &RpShape) -> RpParams {
-        RpParams::paper(100_000.0, 150, shape.flows())
+        RpParams::paper(100_000.0, 150, shape.flows().min(1 << 14))
     }
 
     /// The register's value as the hardware holds it.
@@ -2484,6 +2486,26 @@ mod tests {
         assert_eq!(rp.capture[12].byte_acc, 20_000);
         rp.step(&cnp(12));
         assert_eq!(rp.capture[12].byte_acc, 0);
+    }
+
+    /// The reset values of every shape of the RTL's menu pass the loader.
+    #[test]
+    fn every_menu_shape_has_valid_reset_values() {
+        for &(flow_bits, stamp_bits, fifo_bits) in SUPPORTED_SHAPES {
+            let shape = RpShape {
+                flow_bits,
+                stamp_bits,
+                fifo_bits,
+                steps: RTL_STEPS,
+            };
+            shape.validate_rtl().unwrap();
+            RpConfig {
+                shape,
+                reset: RpParams::reset_for(&shape),
+            }
+            .validate()
+            .unwrap();
+        }
     }
 
     /// The loader refuses each bad value by the register's name.
