@@ -1379,6 +1379,10 @@ impl Rp {
             .position(|v| *v == Some(flow))
             .map(|k| k + 1)
     }
+    /// Some visit is in flight (one of the last `DEPTH - 1` cycles had one).
+    pub fn in_flight_any(&self) -> bool {
+        self.inflight.iter().any(Option::is_some)
+    }
     /// A register write waits for the visits in flight.
     pub fn stale(&self) -> bool {
         self.stale
