@@ -12,4 +12,5 @@ pub mod np;
 pub mod param;
 pub mod ports;
 pub mod ram;
+pub mod rp_visit;
 pub mod sim;
