@@ -12,5 +12,6 @@ pub mod np;
 pub mod param;
 pub mod ports;
 pub mod ram;
+pub mod rp;
 pub mod rp_visit;
 pub mod sim;

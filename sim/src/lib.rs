@@ -14,6 +14,7 @@ pub mod ports;
 pub mod registry;
 pub mod replay;
 pub mod rng;
+pub mod rp;
 pub mod synth;
 pub mod vcd;
 pub mod verilator;

@@ -8,6 +8,7 @@ use crate::commands::{Entry, Registered};
 pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::cp::CpBlock>::NEW,
     &Registered::<crate::np::NpBlock>::NEW,
+    &Registered::<crate::rp::RpBlock>::NEW,
 ];
 
 /// The names of the blocks.
