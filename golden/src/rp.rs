@@ -39,7 +39,8 @@
 //! - Time: the tick counter advances every `tick_cycles` cycles; the alpha
 //!   period number every `alpha_period` ticks (`nvidia`, `ns3`). Stamps are
 //!   kept modulo `2^stamp_bits` ticks or periods.
-//! - A reset, or a write of `profile` or `g`, forgets every flow (each is
+//! - A reset, or a write of `profile`, `g` or `alpha_period`
+//!   ([`FORGETTING`]), forgets every flow (each is
 //!   back at line rate, never limited): the block is busy, `evt_ready` low
 //!   and no visit made, for `max(2^flow_bits, 4 x 2^stamp_bits)` cycles, and
 //!   the visits in flight give no output. A write of another register is
@@ -197,7 +198,7 @@ impl RpShape {
     pub fn flows(&self) -> u32 {
         1 << self.flow_bits
     }
-    /// Cycles the block is busy after a reset or a `profile`/`g` write.
+    /// Cycles the block is busy after a reset or a write that forgets.
     /// (The power table's `2^stamp_bits` entries are filled in that time,
     /// one every [`POWER_FILL_CYCLES`] cycles.)
     pub fn clear_cycles(&self) -> u32 {
@@ -242,6 +243,12 @@ pub struct RpParams {
     pub clamp_tgt_rate: bool,
     pub clamp_after_time_inc: bool,
 }
+
+/// The addresses whose write forgets every flow: `profile`, `g` (the power
+/// table is refilled) and `alpha_period` (the shared alpha period number,
+/// from which `nvidia`'s and `ns3`'s decrease ticks are found in ticks,
+/// counts in it).
+pub const FORGETTING: [u32; 3] = [0, 7, 9];
 
 /// One register of the map: its address, name, width and meaning.
 #[derive(Debug, Clone, Copy)]
@@ -314,7 +321,7 @@ pub const REGISTERS: &[Register] = &[
         addr: 9,
         name: "alpha_period",
         bits: 16,
-        doc: "alpha timer (paper) or period (nvidia, ns3), ticks (0 as 1)",
+        doc: "alpha timer (paper) or period (nvidia, ns3), ticks (0 as 1); a write forgets every flow",
     },
     Register {
         addr: 10,
@@ -1484,7 +1491,7 @@ impl Rp {
         if i.cfg_valid {
             let addr = i.cfg_addr & 31;
             if self.regs.write(addr, i.cfg_data) {
-                if addr == 0 || addr == 7 {
+                if FORGETTING.contains(&addr) {
                     self.powers = Powers::new(self.regs.g, shape.stamp_bits);
                     self.eregs = self.regs;
                     self.forget_flows();
@@ -2590,7 +2597,7 @@ mod tests {
         assert!(outs.is_empty(), "{outs:?}");
     }
 
-    /// A register write (not `profile` or `g`) holds new visits back until
+    /// A register write (not one that forgets) holds new visits back until
     /// the visits in flight are done: with visits in cycles 1025 (the CNP's)
     /// and 1026 (the round robin's), a write in 1026 leaves cycles 1027 to
     /// 1089 without a visit; from 1090 on the engine reads the new value.

@@ -54,7 +54,8 @@
 //!   v+64 (`DEPTH`).
 //!
 //! # Busy and forgetting
-//! A reset, or a write of `profile` or `g`, clears every valid bit of the
+//! A reset, or a write of `profile`, `g` or `alpha_period`
+//! (`ccrtl_golden::rp::FORGETTING`), clears every valid bit of the
 //! pipelines, the FIFO and the remembered visits; the words of flow 0 are
 //! written with zeros in that cycle and those of flows 1 .. 2^FB - 1 in the
 //! next cycles; the power table is refilled from the next cycle;
@@ -518,8 +519,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
 
         // ---- Control ----------------------------------------------------------
         self.busy.next = self.busy_cnt.q.val().any();
-        self.forget_w.next =
-            self.s_cfg_valid.val() & ((self.s_cfg_addr.val() == 0) | (self.s_cfg_addr.val() == 7));
+        self.forget_w.next = self.s_cfg_valid.val()
+            & ((self.s_cfg_addr.val() == 0)
+                | (self.s_cfg_addr.val() == 7)
+                | (self.s_cfg_addr.val() == 9));
         self.stale_w.next =
             self.s_cfg_valid.val() & (self.s_cfg_addr.val() < 18) & !self.forget_w.val();
         self.kill.next = self.rst.val() | self.forget_w.val();

@@ -20,7 +20,7 @@
 //! machinery, not here.
 
 use ccrtl_golden::rp::{
-    kind, Profile, Rp, RpConfig, RpIn, RpOut, RpParams, RpShape, REGISTERS, RTL_STEPS,
+    kind, Profile, Rp, RpConfig, RpIn, RpOut, RpParams, RpShape, FORGETTING, REGISTERS, RTL_STEPS,
     SUPPORTED_SHAPES,
 };
 use serde::Deserialize;
@@ -193,7 +193,7 @@ impl Block for RpBlock {
         }
         if i.cfg_valid {
             let a = i.cfg_addr & 31;
-            if a == 0 || a == 7 {
+            if FORGETTING.contains(&a) {
                 cov.hit(FORGET_WRITE);
             } else if (a as usize) < REGISTERS.len() {
                 cov.hit(REGISTER_WRITE);
@@ -259,9 +259,9 @@ const COVER: &[&str] = &[
     "visit applying two or more increases",
     "visit applying a byte-counter event",
     "visit applying two or more alpha periods",
-    "register write (not profile or g)",
+    "register write (not one that forgets)",
     "register write while visits are in flight (the engine waits)",
-    "profile or g write (flows forgotten)",
+    "profile, g or alpha_period write (flows forgotten)",
     "write of an unmapped address",
     "event refused while busy",
     "reset mid-traffic",
@@ -408,11 +408,11 @@ impl RpStimulus {
         let any = self.rng.chance(24);
         let forget = self.rng.chance(8);
         let reg = if forget {
-            self.rng.pick(&[0u32, 7])
+            self.rng.pick(&FORGETTING)
         } else {
             loop {
                 let a = self.rng.upto(REGISTERS.len() as u32 - 1);
-                if a != 0 && a != 7 {
+                if !FORGETTING.contains(&a) {
                     break a;
                 }
             }
