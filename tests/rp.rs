@@ -2,7 +2,6 @@
 //! every shape, three-way lockstep, proptest with shrinking, planted
 //! mutants, the command line), instantiated by one line.
 
-#[macro_use]
 mod common;
 
 use ccrtl_golden::rp::{kind, RpConfig, RpIn, RpParams, RpShape, RTL_STEPS};
@@ -10,7 +9,82 @@ use ccrtl_sim::rp::RpBlock;
 use common::conformance::{BlockTests, Equivalent};
 use proptest::prelude::*;
 
-conformance_suite!(RpBlock);
+// The conformance suite, split by cost. RP's model is large (the visit's
+// 57-stage pipeline): one Verilator build of it takes minutes on the CI's
+// two cores, and the whole suite builds a few dozen (every shape, every
+// netlist target, every planted mutant), so only the checks that build one
+// model run in `make test`; the rest are in the deep tier (`make
+// test-deep`).
+mod conformance {
+    use super::*;
+    use crate::common::conformance as c;
+
+    #[test]
+    fn golden_encoding_fits_the_struct_ports_on_every_shape() {
+        c::golden_encoding_fits_the_struct_ports_on_every_shape::<RpBlock>();
+    }
+    #[test]
+    fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
+        c::golden_rusthdl_and_verilator_agree::<RpBlock>(30_000);
+    }
+    #[test]
+    fn bad_parameters_are_refused_by_name() {
+        c::bad_parameters_are_refused_by_name::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn every_shape_emits_lints_and_has_the_struct_ports() {
+        c::every_shape_emits_lints_and_has_the_struct_ports::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn every_shape_with_random_reset_values_matches_golden() {
+        c::rotating_shapes_with_random_reset_values_match_golden::<RpBlock>(
+            <RpBlock as ccrtl_sim::block::Block>::menu().len(),
+            1_000_000,
+        );
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn a_mismatch_is_reported_with_its_vcd() {
+        c::a_mismatch_is_reported_with_its_vcd::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn proptest_golden_and_verilator_are_equivalent() {
+        c::proptest_golden_and_verilator_are_equivalent::<RpBlock>(300);
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn proptest_shrinks_a_planted_bug_to_a_short_trace_with_its_vcd() {
+        c::proptest_shrinks_a_planted_bug::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn planted_mutants_sample_is_caught() {
+        c::planted_mutants_sample_is_caught::<RpBlock>(25, 500_000);
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn every_planted_mutant_is_caught_or_shown_equivalent() {
+        c::every_planted_mutant_is_caught_or_shown_equivalent::<RpBlock>(1_000_000);
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn verify_cli_exit_status() {
+        c::verify_cli_exit_status::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn replay_engines_agree() {
+        c::replay_engines_agree::<RpBlock>();
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+    fn netlists_of_every_target_match_golden() {
+        c::netlists_match_golden::<RpBlock>(20_000);
+    }
+}
 
 /// 16 flows, stamps of 8 bits, a FIFO of 4: the clearing (and the power
 /// table's fill) takes 1,024 cycles; paper at 40 Gb/s, a tick of 10
@@ -104,8 +178,10 @@ impl BlockTests for RpBlock {
     fn bad_params() -> Vec<(&'static str, &'static str)> {
         vec![
             ("[rp]\nflow_bits = 5\n", "`flow_bits`"),
-            ("[rp]\nflow_bits = 4\nstamp_bits = 10\n", "`flow_bits`"),
+            ("[rp]\nflow_bits = 4\nstamp_bits = 10\n", "`stamp_bits`"),
+            ("[rp]\nflow_bits = 4\nstamp_bits = 8\nfifo_bits = 3\n", "`fifo_bits`"),
             ("[rp]\nstamp_bits = 13\n", "`stamp_bits`"),
+            ("[rp]\nflow_bits = 4\nstamp_bits = 8\nfifo_bits = 2\n[rp.reset]\nt_inc = 1\ntick_cycles = 1\n", "`t_inc`"),
             ("[rp.reset]\nprofile = \"dctcp\"\n", "`profile`"),
             ("[rp.reset]\nt_inc = 0\n", "`t_inc`"),
             ("[rp.reset]\nline_rate = 600000\n", "`line_rate`"),

@@ -176,7 +176,23 @@ impl RpShape {
     /// The shape is one the RTL can be generated with (`SUPPORTED_SHAPES`,
     /// `steps` = 4), besides [`RpShape::validate`].
     pub fn validate_rtl(&self) -> Result<(), ParamError> {
-        self.validate()?;
+        // The menu first, naming the first size no shape of it has.
+        let t = (self.flow_bits, self.stamp_bits, self.fifo_bits);
+        if !SUPPORTED_SHAPES.contains(&t) {
+            let name = if !SUPPORTED_SHAPES.iter().any(|m| m.0 == t.0) {
+                "flow_bits"
+            } else if !SUPPORTED_SHAPES.iter().any(|m| (m.0, m.1) == (t.0, t.1)) {
+                "stamp_bits"
+            } else {
+                "fifo_bits"
+            };
+            return Err(ParamError::new(
+                name,
+                format!(
+                    "(flow_bits, stamp_bits, fifo_bits) = {t:?} is not in the RTL's menu {SUPPORTED_SHAPES:?}"
+                ),
+            ));
+        }
         if self.steps != RTL_STEPS {
             return Err(ParamError::new(
                 "steps",
@@ -186,15 +202,9 @@ impl RpShape {
                 ),
             ));
         }
-        let t = (self.flow_bits, self.stamp_bits, self.fifo_bits);
-        if !SUPPORTED_SHAPES.contains(&t) {
-            return Err(ParamError::new(
-                "flow_bits",
-                format!("(flow_bits, stamp_bits, fifo_bits) = {t:?} is not in the RTL's menu {SUPPORTED_SHAPES:?}"),
-            ));
-        }
-        Ok(())
+        self.validate()
     }
+
     pub fn flows(&self) -> u32 {
         1 << self.flow_bits
     }
