@@ -44,12 +44,7 @@ const CP_TASKS: &[&str] = &[
 const CP_CONFIGS: &[&str] = &["params", "params-q2-dequeue", "params-q2-enqueue"];
 
 /// Every task of formal/np/np.sby.
-const NP_TASKS: &[&str] = &[
-    "p1_cnp_rule",
-    "p2_idle_zero",
-    "p3_ready",
-    "cover",
-];
+const NP_TASKS: &[&str] = &["p1_cnp_rule", "p2_idle_zero", "p3_ready", "cover"];
 
 /// The configurations of formal/np/: the smallest shape of the menu, whose
 /// clearing, stale age and time wrap the base case and covers reach.
@@ -60,7 +55,11 @@ const BLOCKS: &[(&str, &[&str], &[&str])] =
     &[("cp", CP_TASKS, CP_CONFIGS), ("np", NP_TASKS, NP_CONFIGS)];
 
 fn configs_of(block: &str) -> &'static [&'static str] {
-    BLOCKS.iter().find(|b| b.0 == block).expect("a block of BLOCKS").2
+    BLOCKS
+        .iter()
+        .find(|b| b.0 == block)
+        .expect("a block of BLOCKS")
+        .2
 }
 
 /// A bug planted by text replacement in the Verilog of one configuration
@@ -656,7 +655,8 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
             let trace = p["trace"].as_str().unwrap();
             assert!(Path::new(trace).is_file(), "{}: no trace {trace}", b.name);
             assert!(
-                stderr.contains(&format!("{}/{}/{name}:", b.block, b.config)) && stderr.contains(trace),
+                stderr.contains(&format!("{}/{}/{name}:", b.block, b.config))
+                    && stderr.contains(trace),
                 "{}: stderr does not name {name} and its trace: {stderr}",
                 b.name
             );
@@ -871,8 +871,11 @@ fn every_shape_of_the_menu_is_proven() {
         ));
         let params = dir.join("shape.toml");
         std::fs::write(&params, format!("[cp]\n{shape}")).unwrap();
-        let (out, json) =
-            formal_args(&dir, "cp", &["--params".into(), params.display().to_string()]);
+        let (out, json) = formal_args(
+            &dir,
+            "cp",
+            &["--params".into(), params.display().to_string()],
+        );
         assert_eq!(
             out.status.code(),
             Some(0),
