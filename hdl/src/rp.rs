@@ -13,7 +13,12 @@
 //! after a write to its address undefined, and never used here):
 //! - `srate` (Rc, Rt, alpha: 52 bits) and `sctl` (T, BC, the flags, the two
 //!   stamps: `CW` bits), read and written by the engine only (read port B
-//!   unused: synthesis drops that copy);
+//!   unused: synthesis drops that copy). `srate`, low bit first: Rc [18:0]
+//!   and Rt [37:19] in Mb/s, alpha [51:38] in 1/2^14. `sctl`: T [4:0], BC
+//!   [9:5] (counts to 31), limited [10], increase timer on [11], the
+//!   nvidia/ns3 alpha and decrease marks [12], [13], the increase-timer
+//!   stamp (ticks) from bit 14 and the alpha stamp (ticks or alpha period
+//!   number) from bit `14 + W`, both modulo 2^W;
 //! - `cacc`, the capture's byte count (24 bits, read by the capture only);
 //! - `cflg`, the capture's halves of the two pending flags (written by the
 //!   capture, read by both); `eh`, the engine's halves (written by the
