@@ -81,6 +81,8 @@ use crate::rp_visit::RpVisit;
 pub const VISIT_CYCLES: usize = DEPTH - 7;
 /// Visits remembered: a flow is not visited again within `DEPTH - 1` cycles.
 const NV: usize = DEPTH - 1;
+/// The older visits the in-flight check of the next cycle compares with.
+const NV1: usize = NV - 1;
 /// Capture records: the decisions of the last six cycles.
 const NW: usize = 6;
 
@@ -163,6 +165,11 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
 
     // ---- Busy, the clearing, the power table's fill -----------------------
     busy_cnt: DFF<Bits<18>>,
+    /// `busy_cnt != 0`.
+    busy_q: DFF<Bit>,
+    /// Among the visits of cycles 2..63 back, one is valid (the rest of
+    /// `any_inflight`, computed a cycle ahead).
+    older_inflight: DFF<Bit>,
     /// The flow the clearing writes this cycle (0: none, after the reset
     /// cycle's flow 0).
     sweep_ptr: DFF<Bits<FB>>,
@@ -171,12 +178,37 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     // ---- Scheduler and FIFO -------------------------------------------------
     turn: DFF<Bit>,
     rr: DFF<Bits<FB>>,
+    /// The round robin's flow after `rr` (what `rr` becomes when it
+    /// advances), computed a cycle ahead.
+    rr_plus: DFF<Bits<FB>>,
+    /// The round robin advanced in the last cycle.
+    rr_adv: DFF<Bit>,
     f_rd: DFF<Bits<QB>>,
     f_wr: DFF<Bits<QB>>,
     f_cnt: DFF<Bits<16>>,
-    /// The head was pushed in the last cycle (the RAM's read missed it).
+    /// The FIFO is not empty (`f_cnt != 0`).
+    f_ne: DFF<Bit>,
+    /// The FIFO's head (valid when not empty), a copy of its RAM entry.
+    f_head: DFF<Bits<FB>>,
+    /// The FIFO was empty in the last cycle.
+    f_was_empty: DFF<Bit>,
+    /// The entry after the head was pushed in the last cycle (the RAM's
+    /// read of it, in that cycle, missed it).
     f_byp: DFF<Bit>,
     f_byp_data: DFF<Bits<FB>>,
+    /// The in-flight check a cycle ahead, for the four flows that can be
+    /// the next cycle's candidate: `a` the round robin's flow, `b` the one
+    /// after it, `c` the FIFO's head, `d` the capture's flow (pushed into
+    /// an empty FIFO). `pre_*`: among the visits of cycles 2..63 back (as
+    /// seen from the next cycle); `eq_*`: equal to this cycle's candidate.
+    pre_a: DFF<Bit>,
+    pre_b: DFF<Bit>,
+    pre_c: DFF<Bit>,
+    pre_d: DFF<Bit>,
+    eq_a: DFF<Bit>,
+    eq_b: DFF<Bit>,
+    eq_c: DFF<Bit>,
+    eq_d: DFF<Bit>,
     /// The visits of the last `NV` cycles (`v[0]`: the last cycle's).
     v_valid: Vec<DFF<Bit>>,
     v_flow: Vec<DFF<Bits<FB>>>,
@@ -272,14 +304,21 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     sweep_addr: Signal<Local, Bits<FB>>,
     can: Signal<Local, Bit>,
     nonempty: Signal<Local, Bit>,
-    head: Signal<Local, Bits<FB>>,
+    rr_next: Signal<Local, Bits<FB>>,
+    succ_a: Signal<Local, Bits<FB>>,
+    succ_b: Signal<Local, Bits<FB>>,
+    succ_0: Signal<Local, Bits<FB>>,
+    fiu_next: Signal<Local, Bits<18>>,
+    infl_rr: Signal<Local, Bit>,
+    infl_head: Signal<Local, Bit>,
+    f_second: Signal<Local, Bits<FB>>,
+    f_cnt_next: Signal<Local, Bits<16>>,
     fifo_turn: Signal<Local, Bit>,
     cand: Signal<Local, Bits<FB>>,
     infl: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
-    f_rd_next: Signal<Local, Bits<QB>>,
     accept: Signal<Local, Bit>,
     fold_hit: Signal<Local, Bit>,
     fold_p: Signal<Local, Bits<2>>,
@@ -430,15 +469,30 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             ap_pre,
             apn,
             busy_cnt,
+            busy_q,
+            older_inflight,
             sweep_ptr,
             fill_q,
             turn,
             rr,
+            rr_plus,
+            rr_adv,
             f_rd,
             f_wr,
             f_cnt,
+            f_ne,
+            f_head,
+            f_was_empty,
             f_byp,
             f_byp_data,
+            pre_a,
+            pre_b,
+            pre_c,
+            pre_d,
+            eq_a,
+            eq_b,
+            eq_c,
+            eq_d,
             q1_valid,
             q1_kind,
             q1_flow,
@@ -523,7 +577,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.visit.clk.next = self.clk.val();
 
         // ---- Control ----------------------------------------------------------
-        self.busy.next = self.busy_cnt.q.val().any();
+        self.busy.next = self.busy_q.q.val();
         self.forget_w.next = self.s_cfg_valid.val()
             & ((self.s_cfg_addr.val() == 0)
                 | (self.s_cfg_addr.val() == 7)
@@ -531,10 +585,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.stale_w.next =
             self.s_cfg_valid.val() & (self.s_cfg_addr.val() < 18) & !self.forget_w.val();
         self.kill.next = self.rst.val() | self.forget_w.val();
-        self.any_inflight.next = false;
-        for k in 0..NV {
-            if self.v_valid[k].q.val() {
-                self.any_inflight.next = true;
+        self.any_inflight.next = self.older_inflight.q.val() | self.v_valid[0].q.val();
+        self.older_inflight.d.next = false;
+        for k in 0..NV1 {
+            if self.v_valid[k].q.val() & !self.kill.val() {
+                self.older_inflight.d.next = true;
             }
         }
         self.take.next = self.stale.q.val() & !self.any_inflight.val();
@@ -546,8 +601,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.busy.val() {
             self.busy_cnt.d.next = self.busy_cnt.q.val() - 1;
         }
+        self.busy_q.d.next = self.busy_cnt.q.val() > 1;
         if self.kill.val() {
             self.busy_cnt.d.next = self.clear_cycles.val();
+            self.busy_q.d.next = true;
         }
         self.fill_q.d.next = self.kill.val();
         self.sweep.next = self.kill.val() | self.sweep_ptr.q.val().any();
@@ -561,15 +618,22 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
 
         // ---- Registers: written, reset, taken by the engine -------------------
+        // flows_in_use as it will be in the next cycle (the round robin's
+        // successor is computed a cycle ahead with it).
+        self.fiu_next.next = self.r_flows_in_use.q.val();
+        if self.s_cfg_valid.val() & (self.s_cfg_addr.val() == 2) {
+            self.fiu_next.next = self.s_cfg_data.val().get_bits::<18>(0);
+        }
+        if self.rst.val() {
+            self.fiu_next.next = self.reset_flows_in_use.val();
+        }
+        self.r_flows_in_use.d.next = self.fiu_next.val();
         if self.s_cfg_valid.val() {
             if self.s_cfg_addr.val() == 0 {
                 self.r_profile.d.next = self.s_cfg_data.val().get_bits::<2>(0);
             }
             if self.s_cfg_addr.val() == 1 {
                 self.r_tick_cycles.d.next = self.s_cfg_data.val().get_bits::<16>(0);
-            }
-            if self.s_cfg_addr.val() == 2 {
-                self.r_flows_in_use.d.next = self.s_cfg_data.val().get_bits::<18>(0);
             }
             if self.s_cfg_addr.val() == 3 {
                 self.r_line_rate.d.next = self.s_cfg_data.val().get_bits::<19>(0);
@@ -638,7 +702,6 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.rst.val() {
             self.r_profile.d.next = self.reset_profile.val();
             self.r_tick_cycles.d.next = self.reset_tick_cycles.val();
-            self.r_flows_in_use.d.next = self.reset_flows_in_use.val();
             self.r_line_rate.d.next = self.reset_line_rate.val();
             self.r_r_min.d.next = self.reset_r_min.val();
             self.r_r_ai.d.next = self.reset_r_ai.val();
@@ -679,39 +742,100 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
 
         // ---- Scheduler ------------------------------------------------------
-        self.nonempty.next = self.f_cnt.q.val().any();
-        self.head.next = self.fmem.read_data.val();
-        if self.f_byp.q.val() {
-            self.head.next = self.f_byp_data.q.val();
-        }
-        self.fifo_turn.next = self.turn.q.val() & self.nonempty.val();
+        // The decision of this cycle reads registers only: the candidate is
+        // the FIFO's head register or the round robin's flow, and whether it
+        // is in flight was computed in the last cycle (`pre_*`) but for the
+        // last cycle's visit (`eq_*`, with `v_valid[0]`). The FIFO's turn
+        // follows a cycle that was not its turn, so the head only changes
+        // then by a push into an empty FIFO (`f_was_empty`: source `d`).
+        self.nonempty.next = self.f_ne.q.val();
+        self.fifo_turn.next = self.turn.q.val() & self.f_ne.q.val();
         self.cand.next = self.rr.q.val();
         if self.fifo_turn.val() {
-            self.cand.next = self.head.val();
+            self.cand.next = self.f_head.q.val();
         }
-        self.infl.next = false;
-        for k in 0..NV {
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.cand.val()) {
-                self.infl.next = true;
-            }
+        if self.rr_adv.q.val() {
+            self.infl_rr.next = self.pre_b.q.val() | (self.v_valid[0].q.val() & self.eq_b.q.val());
+        } else {
+            self.infl_rr.next = self.pre_a.q.val() | (self.v_valid[0].q.val() & self.eq_a.q.val());
+        }
+        if self.f_was_empty.q.val() {
+            self.infl_head.next =
+                self.pre_d.q.val() | (self.v_valid[0].q.val() & self.eq_d.q.val());
+        } else {
+            self.infl_head.next =
+                self.pre_c.q.val() | (self.v_valid[0].q.val() & self.eq_c.q.val());
+        }
+        self.infl.next = self.infl_rr.val();
+        if self.fifo_turn.val() {
+            self.infl.next = self.infl_head.val();
         }
         self.can.next =
             !self.busy.val() & !self.rst.val() & !(self.stale.q.val() & self.any_inflight.val());
         self.go.next = self.can.val() & !self.infl.val();
         self.pop.next = self.go.val() & self.fifo_turn.val();
+        // The round robin: `rr_plus` is `rr`'s successor with the
+        // flows_in_use of `rr`'s cycle.
+        self.rr_next.next = self.rr.q.val();
+        self.rr_adv.d.next = false;
         if self.can.val() & !self.fifo_turn.val() {
-            self.rr.d.next = self.rr.q.val() + 1;
-            if (self.rr.q.val() == self.last_flow.val())
-                | ((bit_cast::<18, FB>(self.rr.q.val()) + 1) >= self.r_flows_in_use.q.val())
-            {
-                self.rr.d.next = 0.into();
-            }
+            self.rr_next.next = self.rr_plus.q.val();
+            self.rr_adv.d.next = true;
         }
         self.turn.d.next = !self.turn.q.val();
         if self.kill.val() {
             self.turn.d.next = false;
-            self.rr.d.next = 0.into();
+            self.rr_next.next = 0.into();
+            self.rr_adv.d.next = false;
         }
+        self.rr.d.next = self.rr_next.val();
+        // The successor of each flow `rr` can become, muxed at the end.
+        self.succ_a.next = self.rr.q.val() + 1;
+        if (self.rr.q.val() == self.last_flow.val())
+            | ((bit_cast::<18, FB>(self.rr.q.val()) + 1) >= self.fiu_next.val())
+        {
+            self.succ_a.next = 0.into();
+        }
+        self.succ_b.next = self.rr_plus.q.val() + 1;
+        if (self.rr_plus.q.val() == self.last_flow.val())
+            | ((bit_cast::<18, FB>(self.rr_plus.q.val()) + 1) >= self.fiu_next.val())
+        {
+            self.succ_b.next = 0.into();
+        }
+        self.succ_0.next = 1.into();
+        if self.fiu_next.val() <= 1 {
+            self.succ_0.next = 0.into();
+        }
+        self.rr_plus.d.next = self.succ_a.val();
+        if self.can.val() & !self.fifo_turn.val() {
+            self.rr_plus.d.next = self.succ_b.val();
+        }
+        if self.kill.val() {
+            self.rr_plus.d.next = self.succ_0.val();
+        }
+        // The in-flight check of the next cycle's candidates.
+        self.pre_a.d.next = false;
+        self.pre_b.d.next = false;
+        self.pre_c.d.next = false;
+        self.pre_d.d.next = false;
+        for k in 0..NV1 {
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr.q.val()) {
+                self.pre_a.d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus.q.val()) {
+                self.pre_b.d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head.q.val()) {
+                self.pre_c.d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
+                self.pre_d.d.next = true;
+            }
+        }
+        self.eq_a.d.next = self.cand.val() == self.rr.q.val();
+        self.eq_b.d.next = self.cand.val() == self.rr_plus.q.val();
+        self.eq_c.d.next = self.cand.val() == self.f_head.q.val();
+        self.eq_d.d.next = self.cand.val() == self.q5_flow.q.val();
         self.v_valid[0].d.next = self.go.val() & !self.kill.val();
         self.v_flow[0].d.next = self.cand.val();
         for k in 1..NV {
@@ -896,33 +1020,53 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
 
         // ---- FIFO: pop, then a push of the capture deciding now --------------
-        self.f_rd_next.next = self.f_rd.q.val();
-        if self.pop.val() {
-            self.f_rd_next.next = self.f_rd.q.val() + 1;
-        }
+        // The RAM holds every entry; `f_head` copies the head's. The RAM
+        // reads the entry after the head every cycle: a pop (on the FIFO's
+        // turn, so none in the last cycle) takes it as the new head, or the
+        // push of the last cycle if that wrote it (`f_byp`).
         self.push_ok.next =
             self.queue.val() & ((self.f_cnt.q.val() != self.fifo_depth.val()) | self.pop.val());
-        self.fmem.read_address.next = self.f_rd_next.val();
+        self.fmem.read_address.next = self.f_rd.q.val() + 1;
         self.fmem.write_address.next = self.f_wr.q.val();
         self.fmem.write_data.next = self.q5_flow.q.val();
         self.fmem.write_enable.next = self.push_ok.val();
-        self.f_rd.d.next = self.f_rd_next.val();
+        if self.pop.val() {
+            self.f_rd.d.next = self.f_rd.q.val() + 1;
+        }
         if self.push_ok.val() {
             self.f_wr.d.next = self.f_wr.q.val() + 1;
         }
+        self.f_cnt_next.next = self.f_cnt.q.val();
         if self.push_ok.val() & !self.pop.val() {
-            self.f_cnt.d.next = self.f_cnt.q.val() + 1;
+            self.f_cnt_next.next = self.f_cnt.q.val() + 1;
         }
         if self.pop.val() & !self.push_ok.val() {
-            self.f_cnt.d.next = self.f_cnt.q.val() - 1;
+            self.f_cnt_next.next = self.f_cnt.q.val() - 1;
         }
-        self.f_byp.d.next = self.push_ok.val() & (self.f_wr.q.val() == self.f_rd_next.val());
+        self.f_second.next = self.fmem.read_data.val();
+        if self.f_byp.q.val() {
+            self.f_second.next = self.f_byp_data.q.val();
+        }
+        if !self.f_ne.q.val() | self.pop.val() {
+            self.f_head.d.next = self.q5_flow.q.val();
+        }
+        if self.pop.val() & (self.f_cnt.q.val() > 1) {
+            self.f_head.d.next = self.f_second.val();
+        }
+        self.f_byp.d.next = self.push_ok.val() & !self.pop.val() & (self.f_cnt.q.val() == 1);
         self.f_byp_data.d.next = self.q5_flow.q.val();
+        self.f_was_empty.d.next = !self.f_ne.q.val();
         if self.kill.val() {
             self.f_rd.d.next = 0.into();
             self.f_wr.d.next = 0.into();
-            self.f_cnt.d.next = 0.into();
+            self.f_cnt_next.next = 0.into();
             self.f_byp.d.next = false;
+        }
+        self.f_cnt.d.next = self.f_cnt_next.val();
+        self.f_ne.d.next =
+            self.push_ok.val() | (self.f_ne.q.val() & !self.pop.val()) | (self.f_cnt.q.val() > 1);
+        if self.kill.val() {
+            self.f_ne.d.next = false;
         }
 
         // ---- Engine: the reads, x1 -> x5 ---------------------------------------

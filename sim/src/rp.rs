@@ -199,6 +199,8 @@ impl Block for RpBlock {
                 cov.hit(REGISTER_WRITE);
                 if g.in_flight_any() {
                     cov.hit(WRITE_WAITS);
+                } else if g.ready() {
+                    cov.hit(WRITE_IDLE);
                 }
             } else {
                 cov.hit(UNMAPPED_WRITE);
@@ -261,6 +263,7 @@ const COVER: &[&str] = &[
     "visit applying two or more alpha periods",
     "register write (not one that forgets)",
     "register write while visits are in flight (the engine waits)",
+    "register write with no visit in flight (taken at once)",
     "profile, g or alpha_period write (flows forgotten)",
     "write of an unmapped address",
     "event refused while busy",
@@ -285,13 +288,14 @@ const BYTE_INCREASE: usize = 12;
 const SEVERAL_ALPHA_PERIODS: usize = 13;
 const REGISTER_WRITE: usize = 14;
 const WRITE_WAITS: usize = 15;
-const FORGET_WRITE: usize = 16;
-const UNMAPPED_WRITE: usize = 17;
-const REFUSED_WHILE_BUSY: usize = 18;
-const RESET_MID_RUN: usize = 19;
-const RESET_WHILE_BUSY: usize = 20;
-const RESET_HELD: usize = 21;
-const EVENT_IN_RESET: usize = 22;
+const WRITE_IDLE: usize = 16;
+const FORGET_WRITE: usize = 17;
+const UNMAPPED_WRITE: usize = 18;
+const REFUSED_WHILE_BUSY: usize = 19;
+const RESET_MID_RUN: usize = 20;
+const RESET_WHILE_BUSY: usize = 21;
+const RESET_HELD: usize = 22;
+const EVENT_IN_RESET: usize = 23;
 
 /// Random register values the loader takes for `shape`: a profile's
 /// defaults at a random line rate and tick, with some registers moved, the
@@ -381,6 +385,10 @@ pub struct RpStimulus {
     /// Cycles to the next register write, and writes left in its run.
     cfg_in: u32,
     writes_left: u32,
+    /// The run of writes started as the clearing ends: flows_in_use
+    /// written to a few flows (where the round robin, at flow 0 then, is
+    /// about to wrap) half of the time.
+    edge_writes: bool,
     /// Share of cycles with an event and of events that are CNPs, in
     /// 256ths (they change now and then).
     load: u32,
@@ -405,6 +413,11 @@ impl RpStimulus {
     /// One register write: a value the loader takes, or anything.
     fn write(&mut self, g: &Rp, i: &mut RpIn) {
         i.cfg_valid = true;
+        if self.edge_writes && self.rng.chance(128) {
+            i.cfg_addr = 2;
+            i.cfg_data = self.rng.range(1, 3);
+            return;
+        }
         let any = self.rng.chance(24);
         let forget = self.rng.chance(8);
         let reg = if forget {
@@ -455,6 +468,7 @@ impl Stimulus<RpBlock> for RpStimulus {
             reset_left: 2,
             cfg_in: 3_000,
             writes_left: 0,
+            edge_writes: false,
             load: 200,
             cnp: 24,
             phase_in: 20_000,
@@ -493,8 +507,16 @@ impl Stimulus<RpBlock> for RpStimulus {
             self.load = self.rng.pick(&[64, 160, 230, 256]);
             self.cnp = self.rng.pick(&[2, 8, 24, 64, 160]);
         }
-        // Register writes, in runs of one to three.
+        // Register writes, in runs of one to three; some as the clearing
+        // ends, when no visit is in flight and the engine takes them at
+        // once (the round robin's successor, computed a cycle ahead, must
+        // see a new flows_in_use).
+        if self.writes_left == 0 && g.busy_left() == 1 && self.rng.chance(64) {
+            self.writes_left = 1 + self.rng.upto(2);
+            self.edge_writes = true;
+        }
         if self.writes_left == 0 {
+            self.edge_writes = false;
             self.cfg_in = self.cfg_in.saturating_sub(1);
             if self.cfg_in == 0 {
                 self.writes_left = 1 + self.rng.upto(2);
