@@ -46,7 +46,10 @@
 //!   the visits in flight give no output. A write of another register is
 //!   read by the capture, the time base and the round robin from the next
 //!   cycle; the engine makes no new visit until its visits in flight are
-//!   done (at most `DEPTH - 1` cycles), then reads it.
+//!   done (at most `DEPTH - 1` cycles) and for at least that next cycle,
+//!   then reads it. (The RTL's scheduler works out its candidates two
+//!   cycles ahead, the round robin's with flows_in_use; the pause keeps
+//!   it from advancing on a value of the cycle before.)
 //!
 //! Every visit of every flow thus comes at most `2 flows_in_use + DEPTH`
 //! cycles after the one before it ([`RpParams::visit_spacing`]), plus the
@@ -1187,6 +1190,9 @@ pub struct Rp {
     /// visit is in flight, while `stale` holds new visits back.
     eregs: RpParams,
     stale: bool,
+    /// A register was written (one that does not forget) in the last
+    /// cycle: the engine does not take it in this one.
+    written: bool,
     powers: Powers,
     flows: Vec<Flow>,
     capture: Vec<Capture>,
@@ -1234,6 +1240,7 @@ impl Rp {
             regs: config.reset,
             eregs: config.reset,
             stale: false,
+            written: false,
             powers: Powers::new(config.reset.g, shape.stamp_bits),
             flows: vec![Flow::default(); shape.flows() as usize],
             capture: vec![Capture::default(); shape.flows() as usize],
@@ -1311,6 +1318,7 @@ impl Rp {
         self.regs = self.config.reset;
         self.eregs = self.regs;
         self.stale = false;
+        self.written = false;
         self.powers = Powers::new(self.regs.g, self.config.shape.stamp_bits);
         self.prescale = 0;
         self.tick = 0;
@@ -1378,8 +1386,7 @@ impl Rp {
     /// or `None` if the engine makes no visit then (busy, or a register
     /// write waiting for the visits in flight).
     pub fn next_candidate(&self) -> Option<u32> {
-        let take = self.stale && self.inflight.iter().all(Option::is_none);
-        if self.busy_left > 0 || (self.stale && !take) {
+        if self.busy_left > 0 || (self.stale && !self.takes()) {
             return None;
         }
         Some(if self.turn && !self.fifo.is_empty() {
@@ -1399,6 +1406,12 @@ impl Rp {
     /// Some visit is in flight (one of the last `DEPTH - 1` cycles had one).
     pub fn in_flight_any(&self) -> bool {
         self.inflight.iter().any(Option::is_some)
+    }
+    /// The engine takes the registers written since its last visits (and
+    /// makes a visit) in a cycle with no visit in flight that does not
+    /// follow a write.
+    fn takes(&self) -> bool {
+        !self.written && self.inflight.iter().all(Option::is_none)
     }
     /// A register write waits for the visits in flight.
     pub fn stale(&self) -> bool {
@@ -1431,10 +1444,11 @@ impl Rp {
         let mut visited = None;
         let mut emitted = None;
         let mut queue = None;
-        if self.stale && self.inflight.iter().all(Option::is_none) {
+        if self.stale && self.takes() {
             self.eregs = self.regs;
             self.stale = false;
         }
+        self.written = false;
         if self.busy_left > 0 {
             // (The output of this cycle's slot is pushed below.)
             self.busy_left -= 1;
@@ -1507,6 +1521,7 @@ impl Rp {
                     self.forget_flows();
                 } else {
                     self.stale = true;
+                    self.written = true;
                 }
             }
         }
@@ -2633,6 +2648,42 @@ mod tests {
         rp.step(&RpIn::default());
         assert_eq!(rp.last_visit().map(|v| v.0), Some(1090));
         assert_eq!(rp.flow_rates(4).0, 30_000);
+    }
+
+    #[test]
+    fn a_register_write_pauses_the_engine_for_the_next_cycle() {
+        let p = RpParams::paper(40_000.0, 10, 16);
+        let mut rp = Rp::new(RpConfig {
+            shape: shape(4, 8, 2),
+            reset: p,
+        })
+        .unwrap();
+        while rp.busy_left() > 1 {
+            rp.step(&RpIn::default());
+        }
+        // A write in the clearing's last cycle, of flows_in_use: nothing is
+        // in flight, yet the engine makes no visit in the next cycle ...
+        let c = rp.cycle();
+        rp.step(&RpIn {
+            cfg_valid: true,
+            cfg_addr: 2,
+            cfg_data: 3,
+            ..RpIn::default()
+        });
+        assert!(rp.ready() && rp.stale());
+        assert_eq!(rp.next_candidate(), None);
+        rp.step(&RpIn::default());
+        assert!(rp.last_visit().is_none());
+        // ... then takes it and visits flows 0, 1, 2, wrapping at 3.
+        for (k, flow) in [0, 1, 2].into_iter().enumerate() {
+            rp.step(&RpIn::default());
+            assert!(!rp.stale());
+            assert_eq!(
+                rp.last_visit().map(|v| (v.0, v.1)),
+                Some((c + 2 + k as u64, flow))
+            );
+        }
+        assert_eq!(rp.next_candidate(), Some(0));
     }
 
     /// Random traffic on one shape: events (CNPs rare, byte sends common) and

@@ -83,6 +83,11 @@ pub const VISIT_CYCLES: usize = DEPTH - 7;
 const NV: usize = DEPTH - 1;
 /// The older visits the in-flight check of the next cycle compares with.
 const NV1: usize = NV - 1;
+/// The older visits the in-flight check two cycles ahead compares with
+/// (`NV - 2` = 61): `NG` groups of four, each ORed into a register, and
+/// the last one (`4 NG`) alone.
+const NG: usize = (NV - 2) / 4;
+const NG1: usize = NG + 1;
 /// Capture records: the decisions of the last six cycles.
 const NW: usize = 6;
 
@@ -179,8 +184,9 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     turn: DFF<Bit>,
     rr: DFF<Bits<FB>>,
     /// The round robin's flow after `rr` (what `rr` becomes when it
-    /// advances), computed a cycle ahead.
+    /// advances) and the one after that, computed a cycle ahead.
     rr_plus: DFF<Bits<FB>>,
+    rr_plus2: DFF<Bits<FB>>,
     /// The round robin advanced in the last cycle.
     rr_adv: DFF<Bit>,
     f_rd: DFF<Bits<QB>>,
@@ -188,27 +194,51 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     f_cnt: DFF<Bits<16>>,
     /// The FIFO is not empty (`f_cnt != 0`).
     f_ne: DFF<Bit>,
-    /// The FIFO's head (valid when not empty), a copy of its RAM entry.
+    /// The FIFO's head and the entry after it (valid when the FIFO holds
+    /// them), copies of their RAM entries.
     f_head: DFF<Bits<FB>>,
+    f_head2: DFF<Bits<FB>>,
+    /// Where `f_head` came from in the last cycle: 0 `f_head`, 1
+    /// `f_head2` (a pop), 2 the capture's flow (a push into an empty FIFO).
+    f_hsel: DFF<Bits<2>>,
     /// The FIFO was empty in the last cycle.
     f_was_empty: DFF<Bit>,
-    /// The entry after the head was pushed in the last cycle (the RAM's
-    /// read of it, in that cycle, missed it).
+    /// The entry two after the head was pushed in the last cycle (the
+    /// RAM's read of it, in that cycle, missed it).
     f_byp: DFF<Bit>,
     f_byp_data: DFF<Bits<FB>>,
-    /// The in-flight check a cycle ahead, for the four flows that can be
-    /// the next cycle's candidate: `a` the round robin's flow, `b` the one
-    /// after it, `c` the FIFO's head, `d` the capture's flow (pushed into
-    /// an empty FIFO). `pre_*`: among the visits of cycles 2..63 back (as
-    /// seen from the next cycle); `eq_*`: equal to this cycle's candidate.
+    /// The in-flight check, two cycles ahead. A cycle's candidate is the
+    /// round robin's flow or the FIFO's head; `a`, `b`, `c`, `d` are the
+    /// flows that can be the next cycle's: `rr`, `rr_plus`, `f_head` and
+    /// the capture's `q5_flow` (pushed into an empty FIFO). `pre_*`: that
+    /// flow is among the visits of 2..63 cycles back (seen from the next
+    /// cycle); `eqr_*`/`eqh_*`: equal to the round robin's flow / the
+    /// head, one of which is this cycle's candidate (`fturn`).
     pre_a: DFF<Bit>,
     pre_b: DFF<Bit>,
     pre_c: DFF<Bit>,
     pre_d: DFF<Bit>,
-    eq_a: DFF<Bit>,
-    eq_b: DFF<Bit>,
-    eq_c: DFF<Bit>,
-    eq_d: DFF<Bit>,
+    eqr_b: DFF<Bit>,
+    eqr_c: DFF<Bit>,
+    eqr_d: DFF<Bit>,
+    eqh_a: DFF<Bit>,
+    eqh_b: DFF<Bit>,
+    eqh_d: DFF<Bit>,
+    fturn: DFF<Bit>,
+    /// A cycle earlier: the flows that can become `a`..`d` (`rr`,
+    /// `rr_plus`, `rr_plus2`, `f_head`, `f_head2`, `q5_flow`, `q4_flow`)
+    /// among the visits of 3..63 cycles back (seen from two cycles on).
+    /// In groups of four visits (`NG` groups), ORed in the next cycle.
+    c_r: Vec<DFF<Bit>>,
+    c_r1: Vec<DFF<Bit>>,
+    c_r2: Vec<DFF<Bit>>,
+    c_h: Vec<DFF<Bit>>,
+    c_h2: Vec<DFF<Bit>>,
+    c_q: Vec<DFF<Bit>>,
+    c_q4: Vec<DFF<Bit>>,
+    /// A register (one that does not forget) was written in the last
+    /// cycle: the engine does not take it in this one.
+    wrote: DFF<Bit>,
     /// The visits of the last `NV` cycles (`v[0]`: the last cycle's).
     v_valid: Vec<DFF<Bit>>,
     v_flow: Vec<DFF<Bits<FB>>>,
@@ -311,7 +341,16 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     fiu_next: Signal<Local, Bits<18>>,
     infl_rr: Signal<Local, Bit>,
     infl_head: Signal<Local, Bit>,
-    f_second: Signal<Local, Bits<FB>>,
+    f_third: Signal<Local, Bits<FB>>,
+    succ_c: Signal<Local, Bits<FB>>,
+    p2a: Signal<Local, Bit>,
+    p2b: Signal<Local, Bit>,
+    p2c: Signal<Local, Bit>,
+    p2d: Signal<Local, Bit>,
+    eq_a: Signal<Local, Bit>,
+    eq_b: Signal<Local, Bit>,
+    eq_c: Signal<Local, Bit>,
+    eq_d: Signal<Local, Bit>,
     f_cnt_next: Signal<Local, Bits<16>>,
     fifo_turn: Signal<Local, Bit>,
     cand: Signal<Local, Bits<FB>>,
@@ -388,6 +427,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
         Self {
             v_valid: many(NV),
             v_flow: many(NV),
+            c_r: many(NG + 1),
+            c_r1: many(NG + 1),
+            c_r2: many(NG + 1),
+            c_h: many(NG + 1),
+            c_h2: many(NG + 1),
+            c_q: many(NG + 1),
+            c_q4: many(NG + 1),
             w_valid: many(NW),
             w_flow: many(NW),
             w_c: many(NW),
@@ -476,12 +522,15 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             turn,
             rr,
             rr_plus,
+            rr_plus2,
             rr_adv,
             f_rd,
             f_wr,
             f_cnt,
             f_ne,
             f_head,
+            f_head2,
+            f_hsel,
             f_was_empty,
             f_byp,
             f_byp_data,
@@ -489,10 +538,14 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             pre_b,
             pre_c,
             pre_d,
-            eq_a,
-            eq_b,
-            eq_c,
-            eq_d,
+            eqr_b,
+            eqr_c,
+            eqr_d,
+            eqh_a,
+            eqh_b,
+            eqh_d,
+            fturn,
+            wrote,
             q1_valid,
             q1_kind,
             q1_flow,
@@ -560,6 +613,15 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.v_valid[k].clock.next = self.clk.val();
             self.v_flow[k].clock.next = self.clk.val();
         }
+        for g in 0..NG1 {
+            self.c_r[g].clock.next = self.clk.val();
+            self.c_r1[g].clock.next = self.clk.val();
+            self.c_r2[g].clock.next = self.clk.val();
+            self.c_h[g].clock.next = self.clk.val();
+            self.c_h2[g].clock.next = self.clk.val();
+            self.c_q[g].clock.next = self.clk.val();
+            self.c_q4[g].clock.next = self.clk.val();
+        }
         for k in 0..NW {
             self.w_valid[k].clock.next = self.clk.val();
             self.w_flow[k].clock.next = self.clk.val();
@@ -592,7 +654,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
                 self.older_inflight.d.next = true;
             }
         }
-        self.take.next = self.stale.q.val() & !self.any_inflight.val();
+        self.take.next = self.stale.q.val() & !self.any_inflight.val() & !self.wrote.q.val();
+        self.wrote.d.next = self.stale_w.val() & !self.rst.val();
         self.stale.d.next = (self.stale.q.val() & !self.take.val()) | self.stale_w.val();
         if self.rst.val() {
             self.stale.d.next = false;
@@ -743,39 +806,51 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
 
         // ---- Scheduler ------------------------------------------------------
         // The decision of this cycle reads registers only: the candidate is
-        // the FIFO's head register or the round robin's flow, and whether it
-        // is in flight was computed in the last cycle (`pre_*`) but for the
-        // last cycle's visit (`eq_*`, with `v_valid[0]`). The FIFO's turn
-        // follows a cycle that was not its turn, so the head only changes
-        // then by a push into an empty FIFO (`f_was_empty`: source `d`).
+        // the FIFO's head register or the round robin's flow; whether it is
+        // in flight was worked out over the two cycles before (`c_*`, then
+        // `pre_*`) but for the last cycle's visit (`eq_*`, with
+        // `v_valid[0]`). The FIFO's turn follows a cycle that was not its
+        // turn, so the head only changed then by a push into an empty FIFO
+        // (`f_was_empty`: source `d`). The round robin's successors use
+        // flows_in_use a cycle ahead; the engine makes no visit in the
+        // cycle after a register write (`wrote`), the one cycle their
+        // guess from the cycle before could be wrong.
         self.nonempty.next = self.f_ne.q.val();
         self.fifo_turn.next = self.turn.q.val() & self.f_ne.q.val();
         self.cand.next = self.rr.q.val();
         if self.fifo_turn.val() {
             self.cand.next = self.f_head.q.val();
         }
+        self.eq_a.next = true;
+        self.eq_b.next = self.eqr_b.q.val();
+        self.eq_c.next = self.eqr_c.q.val();
+        self.eq_d.next = self.eqr_d.q.val();
+        if self.fturn.q.val() {
+            self.eq_a.next = self.eqh_a.q.val();
+            self.eq_b.next = self.eqh_b.q.val();
+            self.eq_c.next = true;
+            self.eq_d.next = self.eqh_d.q.val();
+        }
         if self.rr_adv.q.val() {
-            self.infl_rr.next = self.pre_b.q.val() | (self.v_valid[0].q.val() & self.eq_b.q.val());
+            self.infl_rr.next = self.pre_b.q.val() | (self.v_valid[0].q.val() & self.eq_b.val());
         } else {
-            self.infl_rr.next = self.pre_a.q.val() | (self.v_valid[0].q.val() & self.eq_a.q.val());
+            self.infl_rr.next = self.pre_a.q.val() | (self.v_valid[0].q.val() & self.eq_a.val());
         }
         if self.f_was_empty.q.val() {
-            self.infl_head.next =
-                self.pre_d.q.val() | (self.v_valid[0].q.val() & self.eq_d.q.val());
+            self.infl_head.next = self.pre_d.q.val() | (self.v_valid[0].q.val() & self.eq_d.val());
         } else {
-            self.infl_head.next =
-                self.pre_c.q.val() | (self.v_valid[0].q.val() & self.eq_c.q.val());
+            self.infl_head.next = self.pre_c.q.val() | (self.v_valid[0].q.val() & self.eq_c.val());
         }
         self.infl.next = self.infl_rr.val();
         if self.fifo_turn.val() {
             self.infl.next = self.infl_head.val();
         }
         self.can.next =
-            !self.busy.val() & !self.rst.val() & !(self.stale.q.val() & self.any_inflight.val());
+            !self.busy.val() & !self.rst.val() & (!self.stale.q.val() | self.take.val());
         self.go.next = self.can.val() & !self.infl.val();
         self.pop.next = self.go.val() & self.fifo_turn.val();
-        // The round robin: `rr_plus` is `rr`'s successor with the
-        // flows_in_use of `rr`'s cycle.
+        // The round robin: `rr_plus`, `rr_plus2` are `rr`'s successors
+        // with the flows_in_use of `rr`'s cycle.
         self.rr_next.next = self.rr.q.val();
         self.rr_adv.d.next = false;
         if self.can.val() & !self.fifo_turn.val() {
@@ -802,40 +877,143 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         {
             self.succ_b.next = 0.into();
         }
+        self.succ_c.next = self.rr_plus2.q.val() + 1;
+        if (self.rr_plus2.q.val() == self.last_flow.val())
+            | ((bit_cast::<18, FB>(self.rr_plus2.q.val()) + 1) >= self.fiu_next.val())
+        {
+            self.succ_c.next = 0.into();
+        }
         self.succ_0.next = 1.into();
         if self.fiu_next.val() <= 1 {
             self.succ_0.next = 0.into();
         }
         self.rr_plus.d.next = self.succ_a.val();
+        self.rr_plus2.d.next = self.succ_b.val();
         if self.can.val() & !self.fifo_turn.val() {
             self.rr_plus.d.next = self.succ_b.val();
+            self.rr_plus2.d.next = self.succ_c.val();
         }
         if self.kill.val() {
             self.rr_plus.d.next = self.succ_0.val();
+            self.rr_plus2.d.next = self.succ_b.val();
         }
-        // The in-flight check of the next cycle's candidates.
-        self.pre_a.d.next = false;
-        self.pre_b.d.next = false;
-        self.pre_c.d.next = false;
-        self.pre_d.d.next = false;
-        for k in 0..NV1 {
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr.q.val()) {
-                self.pre_a.d.next = true;
-            }
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus.q.val()) {
-                self.pre_b.d.next = true;
-            }
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head.q.val()) {
-                self.pre_c.d.next = true;
-            }
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
-                self.pre_d.d.next = true;
+        // Two cycles ahead: the flows that can become a..d next cycle,
+        // against the visits that will then be 2..62 cycles back.
+        for g in 0..NG {
+            self.c_r[g].d.next = false;
+            self.c_r1[g].d.next = false;
+            self.c_r2[g].d.next = false;
+            self.c_h[g].d.next = false;
+            self.c_h2[g].d.next = false;
+            self.c_q[g].d.next = false;
+            self.c_q4[g].d.next = false;
+            for j in 0..4 {
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.rr.q.val())
+                {
+                    self.c_r[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.rr_plus.q.val())
+                {
+                    self.c_r1[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.rr_plus2.q.val())
+                {
+                    self.c_r2[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.f_head.q.val())
+                {
+                    self.c_h[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.f_head2.q.val())
+                {
+                    self.c_h2[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.q5_flow.q.val())
+                {
+                    self.c_q[g].d.next = true;
+                }
+                if self.v_valid[4 * g + j].q.val()
+                    & (self.v_flow[4 * g + j].q.val() == self.q4_flow.q.val())
+                {
+                    self.c_q4[g].d.next = true;
+                }
             }
         }
-        self.eq_a.d.next = self.cand.val() == self.rr.q.val();
-        self.eq_b.d.next = self.cand.val() == self.rr_plus.q.val();
-        self.eq_c.d.next = self.cand.val() == self.f_head.q.val();
-        self.eq_d.d.next = self.cand.val() == self.q5_flow.q.val();
+        // The last one alone (the loop runs once).
+        for g in NG..NG1 {
+            self.c_r[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr.q.val());
+            self.c_r1[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr_plus.q.val());
+            self.c_r2[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr_plus2.q.val());
+            self.c_h[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.f_head.q.val());
+            self.c_h2[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.f_head2.q.val());
+            self.c_q[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.q5_flow.q.val());
+            self.c_q4[g].d.next =
+                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.q4_flow.q.val());
+        }
+        // One cycle ahead: a..d among the visits 2..63 cycles back, seen
+        // from the next cycle; `c_*` chosen by how `rr` and `f_head` came.
+        self.p2a.next = false;
+        self.p2b.next = false;
+        self.p2c.next = false;
+        self.p2d.next = false;
+        for g in 0..NG1 {
+            if self.rr_adv.q.val() {
+                if self.c_r1[g].q.val() {
+                    self.p2a.next = true;
+                }
+                if self.c_r2[g].q.val() {
+                    self.p2b.next = true;
+                }
+            } else {
+                if self.c_r[g].q.val() {
+                    self.p2a.next = true;
+                }
+                if self.c_r1[g].q.val() {
+                    self.p2b.next = true;
+                }
+            }
+            if self.f_hsel.q.val() == 1 {
+                if self.c_h2[g].q.val() {
+                    self.p2c.next = true;
+                }
+            } else if self.f_hsel.q.val() == 2 {
+                if self.c_q[g].q.val() {
+                    self.p2c.next = true;
+                }
+            } else if self.c_h[g].q.val() {
+                self.p2c.next = true;
+            }
+            if self.c_q4[g].q.val() {
+                self.p2d.next = true;
+            }
+        }
+        self.pre_a.d.next = self.p2a.val()
+            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.rr.q.val()));
+        self.pre_b.d.next = self.p2b.val()
+            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.rr_plus.q.val()));
+        self.pre_c.d.next = self.p2c.val()
+            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.f_head.q.val()));
+        self.pre_d.d.next = self.p2d.val()
+            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.q5_flow.q.val()));
+        self.eqr_b.d.next = self.rr.q.val() == self.rr_plus.q.val();
+        self.eqr_c.d.next = self.rr.q.val() == self.f_head.q.val();
+        self.eqr_d.d.next = self.rr.q.val() == self.q5_flow.q.val();
+        self.eqh_a.d.next = self.f_head.q.val() == self.rr.q.val();
+        self.eqh_b.d.next = self.f_head.q.val() == self.rr_plus.q.val();
+        self.eqh_d.d.next = self.f_head.q.val() == self.q5_flow.q.val();
+        self.fturn.d.next = self.fifo_turn.val();
         self.v_valid[0].d.next = self.go.val() & !self.kill.val();
         self.v_flow[0].d.next = self.cand.val();
         for k in 1..NV {
@@ -1020,13 +1198,14 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
 
         // ---- FIFO: pop, then a push of the capture deciding now --------------
-        // The RAM holds every entry; `f_head` copies the head's. The RAM
-        // reads the entry after the head every cycle: a pop (on the FIFO's
-        // turn, so none in the last cycle) takes it as the new head, or the
-        // push of the last cycle if that wrote it (`f_byp`).
+        // The RAM holds every entry; `f_head` and `f_head2` copy the first
+        // two. The RAM reads the entry two after the head every cycle: a
+        // pop (on the FIFO's turn, so none in the last cycle) takes it into
+        // `f_head2`, or the push of the last cycle if that wrote it
+        // (`f_byp`).
         self.push_ok.next =
             self.queue.val() & ((self.f_cnt.q.val() != self.fifo_depth.val()) | self.pop.val());
-        self.fmem.read_address.next = self.f_rd.q.val() + 1;
+        self.fmem.read_address.next = self.f_rd.q.val() + 2;
         self.fmem.write_address.next = self.f_wr.q.val();
         self.fmem.write_data.next = self.q5_flow.q.val();
         self.fmem.write_enable.next = self.push_ok.val();
@@ -1043,17 +1222,30 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.pop.val() & !self.push_ok.val() {
             self.f_cnt_next.next = self.f_cnt.q.val() - 1;
         }
-        self.f_second.next = self.fmem.read_data.val();
+        self.f_third.next = self.fmem.read_data.val();
         if self.f_byp.q.val() {
-            self.f_second.next = self.f_byp_data.q.val();
+            self.f_third.next = self.f_byp_data.q.val();
         }
+        // The head: a push into an empty FIFO (or one emptied by this pop),
+        // else the entry after it on a pop.
+        self.f_hsel.d.next = 0.into();
         if !self.f_ne.q.val() | self.pop.val() {
             self.f_head.d.next = self.q5_flow.q.val();
+            self.f_hsel.d.next = 2.into();
         }
         if self.pop.val() & (self.f_cnt.q.val() > 1) {
-            self.f_head.d.next = self.f_second.val();
+            self.f_head.d.next = self.f_head2.q.val();
+            self.f_hsel.d.next = 1.into();
         }
-        self.f_byp.d.next = self.push_ok.val() & !self.pop.val() & (self.f_cnt.q.val() == 1);
+        // The entry after the head: a push behind a lone head (or behind
+        // the new head of this pop), else the third entry on a pop.
+        if (self.f_cnt.q.val() == 1) | self.pop.val() {
+            self.f_head2.d.next = self.q5_flow.q.val();
+        }
+        if self.pop.val() & (self.f_cnt.q.val() > 2) {
+            self.f_head2.d.next = self.f_third.val();
+        }
+        self.f_byp.d.next = self.push_ok.val() & !self.pop.val() & (self.f_cnt.q.val() == 2);
         self.f_byp_data.d.next = self.q5_flow.q.val();
         self.f_was_empty.d.next = !self.f_ne.q.val();
         if self.kill.val() {
