@@ -48,7 +48,10 @@
 //!   every cycle) if the FIFO is not empty, else the round robin's flow,
 //!   which then advances; no visit if that flow is among the visits of the
 //!   last 63 cycles (`v`), or while the block is busy, or while a register
-//!   write waits for the visits in flight (`stale`). The words are read;
+//!   write waits for the visits in flight (`stale`) or was made in the
+//!   last cycle (`wrote`). The decision reads registers only: whether each
+//!   possible candidate is in flight is worked out in v-2 and v-1 (see
+//!   the scheduler in `update`). The words are read;
 //!   stages x1..x5 carry the flow, the tick and the alpha period number of
 //!   cycle v.
 //! - v+5: the capture's halves, with the captures of v-6..v-1 forwarded
@@ -84,10 +87,10 @@ const NV: usize = DEPTH - 1;
 /// The older visits the in-flight check of the next cycle compares with.
 const NV1: usize = NV - 1;
 /// The older visits the in-flight check two cycles ahead compares with
-/// (`NV - 2` = 61): `NG` groups of four, each ORed into a register, and
-/// the last one (`4 NG`) alone.
-const NG: usize = (NV - 2) / 4;
-const NG1: usize = NG + 1;
+/// (`NV - 2` = 61), in `NG` groups of four (the last of one), each ORed
+/// into a register.
+const NV2: usize = NV - 2;
+const NG: usize = NV2.div_ceil(4);
 /// Capture records: the decisions of the last six cycles.
 const NW: usize = 6;
 
@@ -333,7 +336,6 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     sweep: Signal<Local, Bit>,
     sweep_addr: Signal<Local, Bits<FB>>,
     can: Signal<Local, Bit>,
-    nonempty: Signal<Local, Bit>,
     rr_next: Signal<Local, Bits<FB>>,
     succ_a: Signal<Local, Bits<FB>>,
     succ_b: Signal<Local, Bits<FB>>,
@@ -427,13 +429,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
         Self {
             v_valid: many(NV),
             v_flow: many(NV),
-            c_r: many(NG + 1),
-            c_r1: many(NG + 1),
-            c_r2: many(NG + 1),
-            c_h: many(NG + 1),
-            c_h2: many(NG + 1),
-            c_q: many(NG + 1),
-            c_q4: many(NG + 1),
+            c_r: many(NG),
+            c_r1: many(NG),
+            c_r2: many(NG),
+            c_h: many(NG),
+            c_h2: many(NG),
+            c_q: many(NG),
+            c_q4: many(NG),
             w_valid: many(NW),
             w_flow: many(NW),
             w_c: many(NW),
@@ -613,7 +615,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.v_valid[k].clock.next = self.clk.val();
             self.v_flow[k].clock.next = self.clk.val();
         }
-        for g in 0..NG1 {
+        for g in 0..NG {
             self.c_r[g].clock.next = self.clk.val();
             self.c_r1[g].clock.next = self.clk.val();
             self.c_r2[g].clock.next = self.clk.val();
@@ -815,7 +817,6 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // flows_in_use a cycle ahead; the engine makes no visit in the
         // cycle after a register write (`wrote`), the one cycle their
         // guess from the cycle before could be wrong.
-        self.nonempty.next = self.f_ne.q.val();
         self.fifo_turn.next = self.turn.q.val() & self.f_ne.q.val();
         self.cand.next = self.rr.q.val();
         if self.fifo_turn.val() {
@@ -907,60 +908,29 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.c_h2[g].d.next = false;
             self.c_q[g].d.next = false;
             self.c_q4[g].d.next = false;
-            for j in 0..4 {
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.rr.q.val())
-                {
-                    self.c_r[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.rr_plus.q.val())
-                {
-                    self.c_r1[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.rr_plus2.q.val())
-                {
-                    self.c_r2[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.f_head.q.val())
-                {
-                    self.c_h[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.f_head2.q.val())
-                {
-                    self.c_h2[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.q5_flow.q.val())
-                {
-                    self.c_q[g].d.next = true;
-                }
-                if self.v_valid[4 * g + j].q.val()
-                    & (self.v_flow[4 * g + j].q.val() == self.q4_flow.q.val())
-                {
-                    self.c_q4[g].d.next = true;
-                }
-            }
         }
-        // The last one alone (the loop runs once).
-        for g in NG..NG1 {
-            self.c_r[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr.q.val());
-            self.c_r1[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr_plus.q.val());
-            self.c_r2[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.rr_plus2.q.val());
-            self.c_h[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.f_head.q.val());
-            self.c_h2[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.f_head2.q.val());
-            self.c_q[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.q5_flow.q.val());
-            self.c_q4[g].d.next =
-                self.v_valid[4 * g].q.val() & (self.v_flow[4 * g].q.val() == self.q4_flow.q.val());
+        for k in 0..NV2 {
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr.q.val()) {
+                self.c_r[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus.q.val()) {
+                self.c_r1[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus2.q.val()) {
+                self.c_r2[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head.q.val()) {
+                self.c_h[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head2.q.val()) {
+                self.c_h2[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
+                self.c_q[k / 4].d.next = true;
+            }
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q4_flow.q.val()) {
+                self.c_q4[k / 4].d.next = true;
+            }
         }
         // One cycle ahead: a..d among the visits 2..63 cycles back, seen
         // from the next cycle; `c_*` chosen by how `rr` and `f_head` came.
@@ -968,7 +938,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.p2b.next = false;
         self.p2c.next = false;
         self.p2d.next = false;
-        for g in 0..NG1 {
+        for g in 0..NG {
             if self.rr_adv.q.val() {
                 if self.c_r1[g].q.val() {
                     self.p2a.next = true;
