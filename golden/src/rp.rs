@@ -2715,6 +2715,91 @@ mod tests {
         }
     }
 
+    /// The visit keeps a limited flow's rates in bounds for any register
+    /// values the loader takes (`r_min <= line_rate`, held since the flow's
+    /// state was started) and any timing: from `r_min <= Rc <= Rt <=
+    /// line_rate` (or a flow not limited) it leaves `r_min <= Rc <= Rt <=
+    /// line_rate` (or the flow not limited), alpha `< 2^14`. What
+    /// `formal/rp` proves of the RTL's visit, here over random visits of
+    /// every profile, with every register drawn.
+    #[test]
+    fn a_visit_keeps_the_rates_in_bounds() {
+        let mut rng = 0x1234_5679u32;
+        let mut draw = |n: u32| {
+            rng = xorshift::next(rng);
+            rng % n
+        };
+        let stamp_bits = 8;
+        let w = mask(stamp_bits);
+        let (mut limited, mut cuts) = (0, 0);
+        for i in 0..200_000 {
+            let profile = [Profile::Paper, Profile::Nvidia, Profile::Ns3][(i % 3) as usize];
+            let line_rate = 1 + draw(1 << RATE_BITS);
+            let r_min = draw(line_rate + 1);
+            let p = RpParams {
+                profile,
+                line_rate,
+                r_min,
+                r_ai: draw(1 << RATE_BITS),
+                r_hai: draw(1 << RATE_BITS),
+                first_cnp_rate: draw(1 << RATE_BITS),
+                g: 1 + draw(1 << 12),
+                alpha_init: draw(ALPHA_ONE),
+                alpha_period: 1 + draw(8),
+                dec_shift: draw(4),
+                t_inc: 1 + draw(8),
+                byte_counter: draw(2) * 1000,
+                f: draw(COUNT_MAX as u32 + 1),
+                gd: draw(16),
+                max_dec: draw(MAX_DEC_ONE + 1),
+                clamp_tgt_rate: draw(2) == 1,
+                clamp_after_time_inc: draw(2) == 1,
+                ..RpParams::paper(100_000.0, 150, 16)
+            };
+            let powers = Powers::new(p.g, stamp_bits);
+            let ctx = VisitCtx {
+                p: &p,
+                stamp_bits,
+                steps: 4,
+                tick: draw(1 << stamp_bits),
+                apn: draw(1 << stamp_bits),
+                cnp: draw(2) == 1,
+                bc_event: draw(2) == 1,
+            };
+            let rt = r_min + draw(line_rate - r_min + 1);
+            let mut st = RateState {
+                rc: r_min + draw(rt - r_min + 1),
+                rt,
+                alpha: draw(ALPHA_ONE),
+            };
+            let mut ctl = Control {
+                limited: draw(4) != 0,
+                inc_on: draw(2) == 1,
+                amark: draw(2) == 1,
+                dmark: draw(2) == 1,
+                t: draw(COUNT_MAX as u32 + 1) as u8,
+                bc: draw(COUNT_MAX as u32 + 1) as u8,
+                inc_stamp: draw(w + 1),
+                a_stamp: draw(w + 1),
+            };
+            let before = (ctl, st.rc, st.rt);
+            let log = visit(&Exact(&powers), &ctx, &mut ctl, &mut st);
+            if ctl.limited {
+                limited += 1;
+                cuts += log.decrease as u32;
+                let ok = r_min <= st.rc && st.rc <= st.rt && st.rt <= line_rate;
+                assert!(
+                    ok && st.alpha < ALPHA_ONE,
+                    "{p:?} {ctx:?} from {before:?}: rc {} rt {} alpha {}",
+                    st.rc,
+                    st.rt,
+                    st.alpha
+                );
+            }
+        }
+        assert!(limited > 100_000 && cuts > 10_000, "{limited} {cuts}");
+    }
+
     /// Every visit of every flow comes at most `2 flows_in_use + DEPTH`
     /// cycles after the one before it, every accepted event is consumed by
     /// the first visit after it, and a visit leaves no timer expiry due:
