@@ -2734,7 +2734,7 @@ mod tests {
         let (mut limited, mut cuts) = (0, 0);
         for i in 0..200_000 {
             let profile = [Profile::Paper, Profile::Nvidia, Profile::Ns3][(i % 3) as usize];
-            let line_rate = 1 + draw(1 << RATE_BITS);
+            let line_rate = 1 + draw((1 << RATE_BITS) - 1);
             let r_min = draw(line_rate + 1);
             let p = RpParams {
                 profile,
