@@ -37,7 +37,8 @@ soak: setup
 setup:
 	@bash scripts/setup.sh
 
-## Prove the properties of every block (formal/<block>/) with SymbiYosys:
+## Prove the properties of every block (formal/<block>/) with SymbiYosys or
+## yosys sat:
 ## one row per property (method, depth, result, seconds); results and
 ## counterexample traces in build/formal/<block>/ (docs/formal.md).
 formal: setup

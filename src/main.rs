@@ -116,13 +116,14 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// Prove the properties of a block (formal/<block>/) with SymbiYosys and
-    /// print one row per property: method (induction, bounded, cover), depth,
-    /// result, seconds.
+    /// Prove the properties of a block (formal/<block>/) with SymbiYosys or
+    /// yosys `sat` and print one row per property: method (induction,
+    /// bounded, cover, sat, sat-reach), depth, result, seconds.
     Formal {
         /// Block name, or `all` (every block with a formal/<block>/ folder).
         block: String,
-        /// Run only this task (property) of the block's .sby file; repeatable.
+        /// Run only this task (property) of the block's .sby or .sat.toml
+        /// file; repeatable.
         #[arg(long = "task", value_name = "TASK")]
         tasks: Vec<String>,
         /// Prove this file instead of freshly emitted Verilog; it must have

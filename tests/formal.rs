@@ -1,5 +1,5 @@
 //! `ccrtl formal`: the properties of formal/<block>/ hold on the emitted
-//! blocks (CP, NP), and
+//! blocks (CP, NP with SymbiYosys; RP with yosys `sat`), and
 //! each is seen to fail on a bug planted in the emitted Verilog text, with
 //! exactly the expected property named (riscv-formal's `testbugs.sh`).
 //!
@@ -50,9 +50,50 @@ const NP_TASKS: &[&str] = &["p1_cnp_rule", "p2_idle_zero", "p3_ready", "cover"];
 /// clearing, stale age and time wrap the base case and covers reach.
 const NP_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/rp/rp.sat.toml.
+const RP_TASKS: &[&str] = &[
+    "lemma_a_nvidia",
+    "lemma_a_ns3",
+    "p1_floor_paper",
+    "p1_floor_nvidia",
+    "p1_floor_ns3",
+    "p2_below_target_paper",
+    "p2_below_target_nvidia",
+    "p2_below_target_ns3",
+    "p3_line_rate",
+    "reach_floor",
+    "reach_line_rate",
+    "reach_inside_paper",
+    "reach_inside_nvidia",
+    "reach_inside_ns3",
+];
+
+/// The configuration of formal/rp/: the menu's smallest shape (the visit's
+/// datapath does not depend on the flow count).
+const RP_CONFIGS: &[&str] = &["params-tiny"];
+
 /// The blocks with a formal/<block>/ folder, their tasks and configurations.
-const BLOCKS: &[(&str, &[&str], &[&str])] =
-    &[("cp", CP_TASKS, CP_CONFIGS), ("np", NP_TASKS, NP_CONFIGS)];
+const BLOCKS: &[(&str, &[&str], &[&str])] = &[
+    ("cp", CP_TASKS, CP_CONFIGS),
+    ("np", NP_TASKS, NP_CONFIGS),
+    ("rp", RP_TASKS, RP_CONFIGS),
+];
+
+/// The method a task of `BLOCKS` is proven with.
+fn method_of(block: &str, task: &str) -> &'static str {
+    match (block, task) {
+        (_, "cover") => "cover",
+        ("rp", t) if t.starts_with("reach_") => "sat-reach",
+        ("rp", _) => "sat",
+        _ => "induction",
+    }
+}
+
+/// Whether a failure of the task comes with a trace (a counterexample);
+/// an unreached cover or reach condition has none.
+fn has_trace(block: &str, task: &str) -> bool {
+    !matches!(method_of(block, task), "cover" | "sat-reach")
+}
 
 fn configs_of(block: &str) -> &'static [&'static str] {
     BLOCKS
@@ -96,6 +137,19 @@ const DEQ_DECISION_LATE_DECL: &str = "    reg late_dv, late_dm;\n    reg [1:0] l
      always @(posedge clk) begin\n        late_dv <= rst ? 1'b0 : o_deq_valid$q;\n        \
      late_dm <= rst ? 1'b0 : o_deq_mark$q;\n        late_de <= rst ? 2'b0 : o_deq_ecn$q;\n    end\n    \
      // Update code\n    always @(*) begin\n        rng$clock = clk;\n";
+
+/// What a bug in RP's chain A (before stage 18) breaks: lemma A, which
+/// nvidia's and ns3's P1 and P2 assume (so they pass, as assume-guarantee
+/// means), and in paper, which has no lemma, the bounds after it: past
+/// line_rate, or with Rc above Rt, the chain's threshold `2 line_rate - Rt`
+/// and its averages bound nothing.
+const RP_CHAIN_A_FAILS: &[&str] = &[
+    "lemma_a_nvidia",
+    "lemma_a_ns3",
+    "p1_floor_paper",
+    "p2_below_target_paper",
+    "p3_line_rate",
+];
 
 const BUGS: &[Bug] = &[
     Bug {
@@ -492,6 +546,90 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_ready",
     },
+    Bug {
+        // The cut's floor compares the reduced rate with r_min - 1: a cut
+        // can leave Rc one below the floor.
+        name: "rp_cut_floor_off_by_one",
+        block: "rp",
+        config: "params-tiny",
+        edits: &[(
+            "(s25_d1$q >= ((r_min) & 32'hffffffff))",
+            "(s25_d1$q + 32'h1 >= ((r_min) & 32'hffffffff))",
+            1,
+        )],
+        fails: &["p1_floor_paper", "p1_floor_nvidia", "p1_floor_ns3"],
+        unproven: &[],
+        fast_also: "reach_floor",
+    },
+    Bug {
+        // The fourth timer increase of chain A caps Rt at line_rate + 5.
+        name: "rp_target_cap_off_by_5",
+        block: "rp",
+        config: "params-tiny",
+        edits: &[(
+            "if (s11_suma$3$q <= ((line_rate) & 27'h7ffffff)) begin",
+            "if (s11_suma$3$q <= ((line_rate) & 27'h7ffffff) + 27'h5) begin",
+            1,
+        )],
+        fails: RP_CHAIN_A_FAILS,
+        unproven: &[],
+        fast_also: "reach_line_rate",
+    },
+    Bug {
+        // The first increase of chain A rounds its average up, one above:
+        // Rc can pass Rt.
+        name: "rp_increase_average_rounds_up",
+        block: "rp",
+        config: "params-tiny",
+        edits: &[(
+            "s14_rca1$d = (((((c_rta0$1$q) & 20'hfffff) + ((c_rc0$10$q) & 20'hfffff)) >> 32'h1)",
+            "s14_rca1$d = (((((c_rta0$1$q) & 20'hfffff) + ((c_rc0$10$q) & 20'hfffff) + 20'h2) >> 32'h1)",
+            1,
+        )],
+        fails: RP_CHAIN_A_FAILS,
+        unproven: &[],
+        fast_also: "reach_inside_paper",
+    },
+    Bug {
+        // The first increase of chain C (after the decrease tick's cut,
+        // nvidia and ns3) rounds its average up, one above: Rc can pass Rt
+        // past lemma A's stage.
+        name: "rp_second_chain_average_rounds_up",
+        block: "rp",
+        config: "params-tiny",
+        edits: &[(
+            "s28_rcc1$d = (((((c_rtc0$1$q) & 20'hfffff) + ((s27_rcb$q) & 20'hfffff)) >> 32'h1)",
+            "s28_rcc1$d = (((((c_rtc0$1$q) & 20'hfffff) + ((s27_rcb$q) & 20'hfffff) + 20'h2) >> 32'h1)",
+            1,
+        )],
+        // With Rc above Rt the chain's later increases no longer keep the
+        // floor either.
+        fails: &[
+            "p1_floor_nvidia",
+            "p1_floor_ns3",
+            "p2_below_target_nvidia",
+            "p2_below_target_ns3",
+        ],
+        unproven: &[],
+        fast_also: "reach_inside_nvidia",
+    },
+    Bug {
+        // No visit leaves its flow limited: every rate bound holds
+        // vacuously, and only the reach tasks see it.
+        name: "rp_never_leaves_limited",
+        block: "rp",
+        config: "params-tiny",
+        edits: &[("out_limited = c_fw$36$q[32'ha];", "out_limited = 1'b0;", 1)],
+        fails: &[
+            "reach_floor",
+            "reach_line_rate",
+            "reach_inside_paper",
+            "reach_inside_nvidia",
+            "reach_inside_ns3",
+        ],
+        unproven: &[],
+        fast_also: "p1_floor_paper",
+    },
 ];
 
 /// The bugs the fast tier runs: one or more per property, the new queue
@@ -508,6 +646,11 @@ const FAST: &[&str] = &[
     "np_clearing_skips_the_last_flow",
     "np_idle_flow_not_zeroed",
     "np_scrubber_never_clears",
+    "rp_cut_floor_off_by_one",
+    "rp_target_cap_off_by_5",
+    "rp_increase_average_rounds_up",
+    "rp_second_chain_average_rounds_up",
+    "rp_never_leaves_limited",
 ];
 
 fn bug(name: &str) -> &'static Bug {
@@ -651,7 +794,8 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
             "{}: {name} names no assertion: {p}",
             b.name
         );
-        if name != "cover" {
+        assert_eq!(p["method"], method_of(b.block, name), "{}: {p}", b.name);
+        if has_trace(b.block, name) {
             let trace = p["trace"].as_str().unwrap();
             assert!(Path::new(trace).is_file(), "{}: no trace {trace}", b.name);
             assert!(
@@ -732,6 +876,31 @@ fn np_scrubber_that_never_clears_leaves_its_cover_unreached() {
 }
 
 #[test]
+fn rp_cut_floor_off_by_one_fails_p1_in_every_profile() {
+    fast_bug("rp_cut_floor_off_by_one");
+}
+
+#[test]
+fn rp_target_cap_off_by_5_fails_p3_lemma_a_and_paper() {
+    fast_bug("rp_target_cap_off_by_5");
+}
+
+#[test]
+fn rp_increase_average_rounding_up_fails_lemma_a_and_paper() {
+    fast_bug("rp_increase_average_rounds_up");
+}
+
+#[test]
+fn rp_second_chain_average_rounding_up_fails_p1_and_p2_of_nvidia_and_ns3() {
+    fast_bug("rp_second_chain_average_rounds_up");
+}
+
+#[test]
+fn rp_visit_never_leaving_limited_passes_the_proofs_and_fails_every_reach() {
+    fast_bug("rp_never_leaves_limited");
+}
+
+#[test]
 fn fast_tier_plants_one_bug_per_property() {
     for (block, tasks, _) in BLOCKS {
         let mut seen = BTreeSet::new();
@@ -796,10 +965,7 @@ fn every_property_holds_on_every_proof_configuration() {
                 .collect();
             assert_eq!(names, *tasks);
             for p in props {
-                let method = match p["property"].as_str().unwrap() {
-                    "cover" => "cover",
-                    _ => "induction",
-                };
+                let method = method_of(block, p["property"].as_str().unwrap());
                 assert_eq!(p["method"], method, "{p}");
             }
         }
@@ -993,8 +1159,11 @@ fn proof_files_differ_from_the_default_files_only_in_reset_values() {
             for (a, b) in p.iter().zip(&d) {
                 if a != b {
                     differ += 1;
+                    // Header lines `reset.<key> = v` (CP, NP) or `<key> = reset v`
+                    // (RP), and the reset values' localparams.
                     let reset_line = |l: &str| {
                         l.starts_with("//   reset.")
+                            || (l.starts_with("//   ") && l.contains(" = reset "))
                             || l.trim_start().starts_with("localparam  reset_")
                     };
                     assert!(
@@ -1006,4 +1175,98 @@ fn proof_files_differ_from_the_default_files_only_in_reset_values() {
             assert!(differ > 0, "{block} {config}");
         }
     }
+}
+
+/// A copy of formal/ in `dir` whose rp folder has `sat_toml` as its task
+/// file and `visit.ys` edited by `script_edit` (old, new).
+fn formal_copy(
+    dir: &Path,
+    sat_toml: &str,
+    script_edit: Option<(&str, &str)>,
+) -> std::path::PathBuf {
+    let root = dir.join("formal");
+    let rp = root.join("rp");
+    std::fs::create_dir_all(&rp).unwrap();
+    for e in std::fs::read_dir("formal/rp").unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), rp.join(e.file_name())).unwrap();
+    }
+    std::fs::write(rp.join("rp.sat.toml"), sat_toml).unwrap();
+    if let Some((old, new)) = script_edit {
+        let s = std::fs::read_to_string(rp.join("visit.ys")).unwrap();
+        assert_eq!(s.matches(old).count(), 1, "visit.ys: {old}");
+        std::fs::write(rp.join("visit.ys"), s.replace(old, new)).unwrap();
+    }
+    root
+}
+
+fn formal_in(dir: &Path, formal_dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccrtl"))
+        .args(["formal", "rp"])
+        .args(args)
+        .env("CCRTL_BUILD_DIR", dir.join("build"))
+        .env("CCRTL_FORMAL_DIR", formal_dir)
+        .output()
+        .unwrap()
+}
+
+/// A sat task file that does not parse, names a task twice or a script
+/// that is not there is refused with its path, before anything runs.
+#[test]
+fn a_bad_sat_task_file_is_refused_naming_it() {
+    let cases = [
+        (
+            "script = \"visit.ys\"\ntimeot = 10\n[[task]]\nname = \"p3\"\ndefines = [\"CHECK_P3\"]\n",
+            "timeot",
+        ),
+        (
+            "script = \"visit.ys\"\ntimeout = 10\n[[task]]\nname = \"p3\"\n[[task]]\nname = \"p3\"\n",
+            "task `p3` is named twice",
+        ),
+        (
+            "script = \"nothere.ys\"\ntimeout = 10\n[[task]]\nname = \"p3\"\n",
+            "script `nothere.ys` is not a file",
+        ),
+        (
+            "script = \"visit.ys\"\ntimeout = 10\n[[task]]\nname = \"p3\"\ndefines = [\"A B\"]\n",
+            "define `A B` is not a Verilog identifier",
+        ),
+    ];
+    for (k, (text, want)) in cases.iter().enumerate() {
+        let dir = tmp_dir(&format!("formal-bad-sat-{k}"));
+        let root = formal_copy(&dir, text, None);
+        let out = formal_in(&dir, &root, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{want}: {err}");
+        assert!(
+            err.contains("rp.sat.toml") && err.contains(want),
+            "{want}: {err}"
+        );
+        assert!(!dir.join("build/formal/rp/report.json").exists());
+    }
+}
+
+/// The runner refuses to call a `sat` result a proof when the task's
+/// script leaves state in the model: with the flip-flops not made
+/// transparent, the task ends in an error naming the check, not a pass.
+#[test]
+fn a_sat_model_with_state_left_is_an_error() {
+    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("formal-sat-state");
+    let text = "script = \"visit.ys\"\ntimeout = 600\n[[task]]\nname = \"p3_line_rate\"\n\
+                defines = [\"CHECK_P3\"]\n";
+    let root = formal_copy(
+        &dir,
+        text,
+        Some(("techmap -map transparent.v t:$dff\n", "")),
+    );
+    let out = formal_in(&dir, &root, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ended without a result") && err.contains("selection is not empty"),
+        "{err}"
+    );
+    assert!(dir.join("build/formal/rp.incomplete").is_dir());
+    assert!(!dir.join("build/formal/rp/report.json").exists());
 }

@@ -39,9 +39,12 @@ mod conformance {
     #[test]
     #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
     fn every_shape_with_random_reset_values_matches_golden() {
+        // 3,000,000 cycles: the 17-bit shapes spend 131,072 cycles busy
+        // after each reset or forgetting write, and their points need a
+        // few of each.
         c::rotating_shapes_with_random_reset_values_match_golden::<RpBlock>(
             <RpBlock as ccrtl_sim::block::Block>::menu().len(),
-            1_000_000,
+            3_000_000,
         );
     }
     #[test]

@@ -104,6 +104,69 @@ pub fn finish(
     out
 }
 
+/// Wraps the declaration of each named signal of the top module in a
+/// Verilator `UNUSEDSIGNAL` waiver, after a comment with its reason
+/// (docs/lint.md, "Per-signal waivers"): for a signal whose bits are left
+/// unread on purpose (a RAM copy's read port a block does not use, bits a
+/// sum drops as the algorithm does, the high bits of a word-wide input). `raw` is rust-hdl's output, before
+/// [`finish`]. Panics if a name is not declared exactly once as an input,
+/// `wire` or `reg` of the top module: the waiver list is the block's code, and a
+/// stale entry is a bug in it.
+pub fn waive_unused(raw: &str, waivers: &[(&str, &str)]) -> String {
+    let mut lines: Vec<String> = raw.lines().map(str::to_string).collect();
+    // rust-hdl names the top module `top` (renamed by `finish`).
+    let top_start = lines
+        .iter()
+        .position(|l| l.starts_with("module top("))
+        .expect("rust-hdl output has a module `top`");
+    let top_end = lines[top_start..]
+        .iter()
+        .position(|l| l.starts_with("endmodule"))
+        .map(|i| i + top_start)
+        .expect("module `top` ends");
+    let mut inserts: Vec<(usize, String, String)> = vec![];
+    for (name, reason) in waivers {
+        let found: Vec<usize> = (top_start..top_end)
+            .filter(|&i| {
+                let t = lines[i].trim();
+                let Some(decl) = ["input wire ", "wire ", "reg "]
+                    .iter()
+                    .find_map(|k| t.strip_prefix(k))
+                else {
+                    return false;
+                };
+                decl.trim_end_matches(';').split_whitespace().last() == Some(*name)
+                    && t.ends_with(';')
+            })
+            .collect();
+        assert_eq!(
+            found.len(),
+            1,
+            "waive_unused: `{name}` is declared {} times in module top",
+            found.len()
+        );
+        inserts.push((found[0], name.to_string(), reason.to_string()));
+    }
+    inserts.sort_by_key(|(i, _, _)| std::cmp::Reverse(*i));
+    for (i, _, reason) in inserts {
+        let decl = lines[i].clone();
+        lines.splice(
+            i..=i,
+            [
+                format!("    // Lint waiver (docs/lint.md): {reason}"),
+                "    /* verilator lint_off UNUSEDSIGNAL */".to_string(),
+                decl,
+                "    /* verilator lint_on UNUSEDSIGNAL */".to_string(),
+            ],
+        );
+    }
+    let mut out = lines.join("\n");
+    if raw.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
 fn is_ident_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '$'
 }

@@ -93,6 +93,9 @@ const NV2: usize = NV - 2;
 const NG: usize = NV2.div_ceil(4);
 /// Capture records: the decisions of the last six cycles.
 const NW: usize = 6;
+/// The pending flags and byte counts of the last five (the sixth is only
+/// compared, not forwarded).
+const NW1: usize = NW - 1;
 
 #[derive(LogicBlock, Default)]
 pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize> {
@@ -242,7 +245,10 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// A register (one that does not forget) was written in the last
     /// cycle: the engine does not take it in this one.
     wrote: DFF<Bit>,
-    /// The visits of the last `NV` cycles (`v[0]`: the last cycle's).
+    /// The visits of the last `NV1` cycles (`v[0]`: the last cycle's); the
+    /// visit `NV` cycles back is covered by the check of a cycle earlier.
+    /// Flows are compared for the last `NV2` only (the check two cycles
+    /// ahead); the one `NV1` back is only counted as in flight.
     v_valid: Vec<DFF<Bit>>,
     v_flow: Vec<DFF<Bits<FB>>>,
 
@@ -369,7 +375,7 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     dec_c: Signal<Local, Bits<2>>,
     dec_p: Signal<Local, Bits<2>>,
     dec_acc: Signal<Local, Bits<24>>,
-    sum1: Signal<Local, Bits<26>>,
+    sum1: Signal<Local, Bits<24>>,
     sum2: Signal<Local, Bits<26>>,
     acc_new: Signal<Local, Bits<24>>,
     raise: Signal<Local, Bits<2>>,
@@ -427,8 +433,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             (0..n).map(|_| T::default()).collect()
         }
         Self {
-            v_valid: many(NV),
-            v_flow: many(NV),
+            v_valid: many(NV1),
+            v_flow: many(NV2),
             c_r: many(NG),
             c_r1: many(NG),
             c_r2: many(NG),
@@ -439,8 +445,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             w_valid: many(NW),
             w_flow: many(NW),
             w_c: many(NW),
-            w_p: many(NW),
-            w_acc: many(NW),
+            w_p: many(NW1),
+            w_acc: many(NW1),
             reset_profile: Param::new(reg(0).to_bits()),
             reset_tick_cycles: Param::new(reg(1).to_bits()),
             reset_flows_in_use: Param::new(reg(2).to_bits()),
@@ -611,8 +617,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             o2_flow,
             o2_rc
         );
-        for k in 0..NV {
+        for k in 0..NV1 {
             self.v_valid[k].clock.next = self.clk.val();
+        }
+        for k in 0..NV2 {
             self.v_flow[k].clock.next = self.clk.val();
         }
         for g in 0..NG {
@@ -628,6 +636,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.w_valid[k].clock.next = self.clk.val();
             self.w_flow[k].clock.next = self.clk.val();
             self.w_c[k].clock.next = self.clk.val();
+        }
+        for k in 0..NW1 {
             self.w_p[k].clock.next = self.clk.val();
             self.w_acc[k].clock.next = self.clk.val();
         }
@@ -986,8 +996,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.fturn.d.next = self.fifo_turn.val();
         self.v_valid[0].d.next = self.go.val() & !self.kill.val();
         self.v_flow[0].d.next = self.cand.val();
-        for k in 1..NV {
+        for k in 1..NV1 {
             self.v_valid[k].d.next = self.v_valid[k - 1].q.val() & !self.kill.val();
+        }
+        for k in 1..NV2 {
             self.v_flow[k].d.next = self.v_flow[k - 1].q.val();
         }
 
@@ -1129,8 +1141,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.q5_con.q.val() {
             self.dec_p.next = 0.into();
         }
-        self.sum1.next =
-            bit_cast::<26, 24>(self.dec_acc.val()) + bit_cast::<26, 16>(self.q5_bytes.q.val());
+        // The count is kept mod 2^24 (the golden model's mask): sum1 wraps.
+        self.sum1.next = self.dec_acc.val() + bit_cast::<24, 16>(self.q5_bytes.q.val());
         self.sum2.next = bit_cast::<26, 24>(self.dec_acc.val()) + self.q5_bmb.q.val();
         self.acc_new.next = self.dec_acc.val();
         self.raise.next = 0.into();
@@ -1139,7 +1151,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.raise.next = 1.into();
         } else if self.q5_bon.q.val() {
             if self.sum2.val().get_bit(25) {
-                self.acc_new.next = self.sum1.val().get_bits::<24>(0);
+                self.acc_new.next = self.sum1.val();
             } else {
                 self.acc_new.next = self.sum2.val().get_bits::<24>(0);
                 self.raise.next = 2.into();
@@ -1163,6 +1175,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.w_valid[k].d.next = self.w_valid[k - 1].q.val() & !self.kill.val();
             self.w_flow[k].d.next = self.w_flow[k - 1].q.val();
             self.w_c[k].d.next = self.w_c[k - 1].q.val();
+        }
+        for k in 1..NW1 {
             self.w_p[k].d.next = self.w_p[k - 1].q.val();
             self.w_acc[k].d.next = self.w_acc[k - 1].q.val();
         }
@@ -1406,7 +1420,35 @@ pub fn raw_verilog(config: &RpConfig) -> Result<String, ParamError> {
 
 /// The finished Verilog file for RP.
 pub fn verilog(config: &RpConfig) -> Result<String, ParamError> {
-    let raw = raw_verilog(config)?;
+    let raw = crate::emit::waive_unused(
+        &raw_verilog(config)?,
+        &[
+            (
+                "srate$read_data_b",
+                "PipeRam's second read port; RP reads one, synthesis drops that copy",
+            ),
+            (
+                "sctl$read_data_b",
+                "PipeRam's second read port; RP reads one, synthesis drops that copy",
+            ),
+            (
+                "cacc$read_data_b",
+                "PipeRam's second read port; RP reads one, synthesis drops that copy",
+            ),
+            (
+                "visit$fill_busy",
+                "the top's busy count outlasts the power table's fill; RpVisit's own tests read it",
+            ),
+            (
+                "s_cfg_data",
+                "bits 31:24: the register port carries 32-bit words, RP's widest register is 24 bits",
+            ),
+            (
+                "sum2",
+                "bit 24 dropped: the byte count is kept mod 2^24, bit 25 is the sign",
+            ),
+        ],
+    );
     let s = &config.shape;
     let r = &config.reset;
     let mut params = vec![

