@@ -149,12 +149,16 @@ impl BlockTests for RpBlock {
     }
 
     /// Reset values far from the defaults (nvidia with its byte counter and
-    /// a first-CNP rate), so that a reset restoring another constant shows.
+    /// a first-CNP rate), so that a reset restoring another constant shows:
+    /// 13 flows in use of 16 (with all 16, a reset restoring any larger
+    /// count would look the same), an alpha period of 3 ticks (with 1, the
+    /// tick count within the period is 0 after every tick, so a reset that
+    /// left it as it was, or a read of it one cycle late, could not show).
     fn mutation_config() -> RpConfig {
         let mut c = small();
-        let mut r = RpParams::nvidia(40_000.0, 10, 16);
+        let mut r = RpParams::nvidia(40_000.0, 10, 13);
         r.t_inc = 5;
-        r.alpha_period = 1;
+        r.alpha_period = 3;
         r.dec_shift = 1;
         r.byte_counter = 100_000;
         r.first_cnp_rate = 30_000;
@@ -163,7 +167,7 @@ impl BlockTests for RpBlock {
         c
     }
 
-    const EQUIVALENT: &'static [Equivalent] = &[];
+    const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_RP;
 
     /// The visit of the event's own cycle does not clear the pending flags
     /// the capture sees: an event of the flow the engine visits in the same
@@ -193,5 +197,202 @@ impl BlockTests for RpBlock {
             ("[rp.reset]\nflows = 16\n", "unknown field `flows`"),
             ("[rp]\nfifo_bits = -3\n", "line 2"),
         ]
+    }
+}
+
+/// Why the waiting write's flag needs no reset.
+const STALE_AT_RESET: &str = "`stale` (a written register waits) is read only by `take` and \
+     `can`; a reset that leaves it set makes the block busy from the next cycle, in which `can` \
+     is low and `take` only loads the engine's copies `e_*`, which busy loads anyway; in the \
+     cycle after the last reset cycle nothing is in flight and `wrote` is clear (the reset \
+     cleared both), so `take` clears it, and its next value is then the same as without it";
+/// Why the engine's copies of the registers may be read one cycle late.
+const ENGINE_COPY_LATE: &str = "the engine's copy `e_*` changes only in the cycle after a load \
+     (busy: every visit was killed and none starts; or `take`: no visit started in the last 63 \
+     cycles, and older ones have left `RpVisit`); a visit started in the load's cycle or later \
+     enters `RpVisit` five cycles after it, and `RpVisit` reads its registers at stage 0 or \
+     later (through its derived registers no earlier than their latency): no visit reads the \
+     copy in the one cycle where the late copy differs";
+/// Why decay 2's partial sum of rows 12 to 15 loses nothing without its top bit.
+const MD2_ROWS_12_15: &str = "decay 2's multiply is an 18-bit power Q(k) times the 14-bit alpha \
+     (b's bits 14 to 16 are 0), so s2_3 = (b[12] + 2 b[13]) a <= 3 (2^18 - 1) < 2^20 after the \
+     first cycles from power-up: bit 47 is always 0";
+
+/// Mutants of RP that no stimulus can tell apart from the original (found
+/// by the planted-mutant tests; each one's reason).
+const EQUIVALENT_RP: &[Equivalent] = &[
+    eq(
+        "reset-not-cleared stale$d",
+        "stale$d = 1'b0;",
+        STALE_AT_RESET,
+    ),
+    eq(
+        "load-late e_profile$q -> e_profile__late",
+        "visit$profile = e_profile$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_line_rate$q -> e_line_rate__late",
+        "visit$line_rate = e_line_rate$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_r_min$q -> e_r_min__late",
+        "visit$r_min = e_r_min$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_r_ai$q -> e_r_ai__late",
+        "visit$r_ai = e_r_ai$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_r_hai$q -> e_r_hai__late",
+        "visit$r_hai = e_r_hai$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_first_cnp_rate$q -> e_first_cnp_rate__late",
+        "visit$first_cnp_rate = e_first_cnp_rate$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_alpha_init$q -> e_alpha_init__late",
+        "visit$alpha_init = e_alpha_init$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_alpha_period$q -> e_alpha_period__late",
+        "visit$alpha_period = e_alpha_period$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_dec_shift$q -> e_dec_shift__late",
+        "visit$dec_shift = e_dec_shift$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_t_inc$q -> e_t_inc__late",
+        "visit$t_inc = e_t_inc$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_bc_on$q -> e_bc_on__late",
+        "visit$byte_counter_on = e_bc_on$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_f$q -> e_f__late",
+        "visit$f = e_f$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_gd$q -> e_gd__late",
+        "visit$gd = e_gd$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_max_dec$q -> e_max_dec__late",
+        "visit$max_dec = e_max_dec$q;",
+        ENGINE_COPY_LATE,
+    ),
+    eq(
+        "load-late e_clamp$q -> e_clamp__late",
+        "visit$clamp_tgt_rate = e_clamp$q[32'h0];",
+        ENGINE_COPY_LATE,
+    ),
+    eq_in(
+        "ccrtl_rp__visit__md2",
+        "width-truncated ccrtl_rp__visit__md2.s2_3$d [47:0] -> [46:0]",
+        "reg  [47:0] s2_3$d;",
+        MD2_ROWS_12_15,
+    ),
+];
+
+const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {
+    eq_in("ccrtl_rp", change, original, reason)
+}
+
+const fn eq_in(
+    module: &'static str,
+    change: &'static str,
+    original: &'static str,
+    reason: &'static str,
+) -> Equivalent {
+    Equivalent {
+        module,
+        original,
+        change,
+        reason,
+        nth: 0,
+    }
+}
+
+/// Planted mutants that survived 500,000 cycles of an earlier stimulus,
+/// each a real bug in a corner it did not reach (or a reset value of the
+/// mutation configuration that hid it), found by their module, change and
+/// line: each must be caught. The corners are aimed at in `RpStimulus`
+/// (the reconfiguration after a reset, the tick of one cycle) and in
+/// `mutation_config`.
+#[test]
+#[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+fn mutants_that_found_stimulus_gaps_are_caught() {
+    use ccrtl_sim::block::Block;
+    let c = RpBlock::mutation_config();
+    let good = RpBlock::verilog(&c);
+    let all = ccrtl_sim::mutate::mutants(&good, &ccrtl_hdl::emit::top_module("rp"));
+    let gaps: &[(&str, &str, &str, &str)] = &[
+        (
+            "a reset restores flows_in_use from the wrong constant (hidden while the reset \
+             value was every flow)",
+            "ccrtl_rp",
+            "reset-constant reset_flows_in_use -> clear_cycles",
+            "fiu_next = reset_flows_in_use;",
+        ),
+        (
+            "the alpha period's tick count read one cycle late (shows only with a tick \
+             every cycle)",
+            "ccrtl_rp",
+            "load-late ap_pre$q -> ap_pre__late",
+            "ap_pre$d = ap_pre$q + 32'h1;",
+        ),
+        (
+            "the alpha period's tick count not cleared by reset (hidden while the reset \
+             value of alpha_period was 1)",
+            "ccrtl_rp",
+            "reset-not-cleared ap_pre$d",
+            "ap_pre$d = 32'h0;",
+        ),
+        (
+            "the delay line of Rc before the visit one bit short (shows only with rates \
+             of 2^18 Mb/s and up)",
+            "ccrtl_rp__visit",
+            "width-truncated ccrtl_rp__visit.c_rcb$10$d [18:0] -> [17:0]",
+            "reg  [18:0] c_rcb$10$d;",
+        ),
+        (
+            "paper's hyper-increase step with 16 to 48 R_HAI too many (paper was rarely the \
+             profile)",
+            "ccrtl_rp__visit",
+            "== -> !=",
+            "if (ua_i$2$q[(32'h4)+:(2)] == 32'h3) begin",
+        ),
+        (
+            "the decrease tick's multiply reads bit 5 of alpha_period for row 4 (shows only \
+             with alpha periods of 16 ticks and more in nvidia/ns3)",
+            "ccrtl_rp__visit__mb",
+            "32'h4 -> 32'h5",
+            "if (b[32'h4]) begin",
+        ),
+    ];
+    for (what, module, change, original) in gaps {
+        let m: Vec<_> = all
+            .iter()
+            .filter(|m| m.module == *module && m.change == *change && m.original == *original)
+            .collect();
+        assert_eq!(m.len(), 1, "{what}: the mutant is not found once");
+        let r = common::conformance::verilator_run::<RpBlock>(&c, &m[0].text, 1, 500_000);
+        assert!(r.mismatches > 0, "{what}: not caught in 5e5 cycles");
+        eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
     }
 }

@@ -14,7 +14,11 @@
 //! configuration), sometimes any value at any address; `profile` and `g`
 //! (which forget every flow) rarely. The block is reset mid-traffic, held
 //! one to four cycles, with traffic and writes in the reset cycles, and
-//! events keep coming while it is busy (refused).
+//! events keep coming while it is busy (refused). Most mid-run resets are
+//! followed, while the clearing runs, by a reconfiguration: a profile
+//! (so that every profile gets its share of the run whatever the reset
+//! values) and now and then corner values (a long alpha period, a tick
+//! every cycle, a line rate using the rates' top bit).
 //!
 //! Payloads of streams whose valid is low are randomised by the lockstep
 //! machinery, not here.
@@ -399,6 +403,12 @@ pub struct RpStimulus {
     /// bits), and one every few tens of thousands of cycles would keep the
     /// largest shapes busy for good.
     forget_ok_in: u64,
+    /// Resets ended so far (the first, at power-up, is not followed by a
+    /// reconfiguration: the reset values are used until the first write).
+    resets: u32,
+    /// The writes of the reconfiguration after a reset still to come,
+    /// (address, value), the next last.
+    session: Vec<(u32, u32)>,
 }
 
 impl RpStimulus {
@@ -456,7 +466,64 @@ impl RpStimulus {
             cur.saturating_add(self.rng.upto(8))
                 .saturating_sub(self.rng.upto(8))
         };
+        // Now and then a tick every cycle (0 reads as 1), which the moves
+        // of a few around the current tick never reach: the time base's
+        // counters then step in consecutive cycles (see `plan_session`).
+        if reg == 1 && self.rng.chance(64) {
+            i.cfg_data = self.rng.upto(1);
+        }
         self.note_forget(reg);
+    }
+
+    /// The reconfiguration after a mid-run reset: writes in the cycles
+    /// right after it, while its clearing runs, so that a write that
+    /// forgets every flow only restarts a clearing a few cycles old (no
+    /// `forget_ok_in` wait). Otherwise the block would spend nearly the
+    /// whole run in its reset profile (profile writes forget, so they are
+    /// rare); and a corner value written to a register mid-run meets only
+    /// flows started under the old values (a flow's rates follow a new
+    /// line rate only through its cuts and increases), where after the
+    /// clearing every flow starts under it.
+    fn plan_session(&mut self) {
+        let mut w = vec![];
+        // Each profile in turn for a while, with the other registers as
+        // they are (the reset profile's: e.g. paper with nvidia's
+        // threshold `F` = 1 and a byte counter, so that paper's hyper
+        // increase, `i = min(T, BC) - F + 1`, comes within a few visits).
+        let profile = self.rng.upto(2);
+        w.push((0, profile));
+        // nvidia/ns3: a long alpha period. The decrease tick in ticks is
+        // `nb x alpha_period` (mod 2^stamp_bits), a multiply by the
+        // period's low bits: the short periods of the profiles' defaults
+        // (1 to 8 ticks) leave its rows from bit 4 up untried (a planted
+        // row read from the neighbouring bit survived 500,000 cycles).
+        if profile != 0 && self.rng.chance(128) {
+            w.push((9, self.rng.range(9, 255)));
+        }
+        // A tick every cycle: the time base's counters (prescaler, alpha
+        // period prescaler) then step in consecutive cycles, so a counter
+        // read one cycle late shows (with the ticks 2 or more cycles
+        // apart it reads the same value).
+        if self.rng.chance(64) {
+            w.push((1, 1));
+        }
+        // A line rate with the top bit of the 19-bit rates set (2^18 Mb/s
+        // and up, 400 Gb/s NICs), and a first-CNP rate that keeps it
+        // (0) or is as high: the flows start there, so every carrier of a
+        // rate uses its top bit (a planted delay line of `Rc` one bit
+        // short survived 500,000 cycles of line rates up to 40 Gb/s).
+        if self.rng.chance(85) {
+            let lr = self.rng.range(1 << 18, (1 << 19) - 1);
+            w.push((3, lr));
+            let first = if self.rng.chance(128) {
+                0
+            } else {
+                self.rng.range(1 << 18, lr)
+            };
+            w.push((16, first));
+        }
+        w.reverse();
+        self.session = w;
     }
 
     /// After a write to an address that forgets every flow, the next such
@@ -493,6 +560,8 @@ impl Stimulus<RpBlock> for RpStimulus {
             cnp: 24,
             phase_in: 20_000,
             forget_ok_in: 0,
+            resets: 0,
+            session: vec![],
         };
         s.reset_left += s.rng.upto(2);
         s.reset_in = s
@@ -519,6 +588,13 @@ impl Stimulus<RpBlock> for RpStimulus {
             i.rst = true;
             if self.reset_left == 0 {
                 self.reset_in = self.reset_gap();
+                // Three mid-run resets in four are followed by a
+                // reconfiguration (`plan_session`).
+                self.session.clear();
+                if self.resets > 0 && self.rng.chance(192) {
+                    self.plan_session();
+                }
+                self.resets += 1;
             }
         }
         self.forget_ok_in = self.forget_ok_in.saturating_sub(1);
@@ -545,7 +621,12 @@ impl Stimulus<RpBlock> for RpStimulus {
                 self.cfg_in = 500 + self.rng.upto(8_000);
             }
         }
-        if self.writes_left > 0 {
+        let session = if i.rst { None } else { self.session.pop() };
+        if let Some((addr, data)) = session {
+            i.cfg_valid = true;
+            i.cfg_addr = addr;
+            i.cfg_data = data;
+        } else if self.writes_left > 0 {
             self.writes_left -= 1;
             self.write(g, i);
         }
