@@ -153,191 +153,197 @@ impl<const W: usize, const N: usize> PipeRam<W, N> {
 
     /// The module body (rust-hdl writes the module line and the ports).
     fn body() -> String {
-        let g = Geometry::of(W, N);
-        let bb = N - g.bank_bits;
-        let lo_addr = |sig: &str| {
-            if g.bank_bits == N {
-                sig.to_string()
-            } else {
-                format!("{sig}{}", range(0, g.bank_bits))
-            }
-        };
-        let mut v = String::new();
-        v += "// Write: registered once here, each bank's enable decoded before the\n// register, then once more per copy and bank (below).\n";
-        v += &format!(
-            "reg [{}:0] wa;\nreg [{}:0] wd;\nreg [{}:0] we;\n",
-            g.bank_bits - 1,
-            W - 1,
-            g.banks - 1
-        );
-        // The address and data are loaded only with a write: a register so
-        // enabled is never merged with a user's register of the same
-        // value, which would pull the user's logic to the block RAMs.
-        v += &format!(
-            "always @(posedge clock) begin\n   if (write_enable) begin\n      wa <= {};\n      wd <= write_data;\n   end\n",
-            lo_addr("write_address")
-        );
-        if g.banks == 1 {
-            v += "   we <= write_enable;\n";
+        ram_body(W, N, &["a", "b"])
+    }
+}
+
+/// The Verilog body of a `w`-bit, `2^n`-word [`PipeRam`] (read ports `ports`,
+/// each with its own copy of the memory).
+fn ram_body(w_bits: usize, n: usize, ports: &[&str]) -> String {
+    let g = Geometry::of(w_bits, n);
+    let bb = n - g.bank_bits;
+    let lo_addr = |sig: &str| {
+        if g.bank_bits == n {
+            sig.to_string()
         } else {
-            for k in 0..g.banks {
-                v += &format!(
-                    "   we[{k}] <= write_enable & (write_address{} == {bb}'d{k});\n",
-                    range(g.bank_bits, bb)
-                );
-            }
+            format!("{sig}{}", range(0, g.bank_bits))
         }
-        v += "end\n";
-        v += "`ifndef SYNTHESIS\n// Simulation only: which garbage a colliding read returns.\n\
-              reg garble;\nalways @(posedge clock) garble <= ~garble;\n`endif\n";
-        // The formal abstraction (docs/formal.md "Block RAM"): every slice
-        // keeps only the word of one address the solver picks, and any
-        // other read, or a read colliding with a write, returns any value.
-        let bank_of = |k: usize| {
-            if g.banks == 1 {
-                String::new()
-            } else {
-                format!(" && formal_addr{} == {bb}'d{k}", range(g.bank_bits, bb))
-            }
-        };
-        v += &format!(
-            "`ifdef CCRTL_FORMAL_RAM\n// Formal only: the address whose word every copy keeps.\n\
-             (* anyconst *) wire [{}:0] formal_addr;\n`endif\n",
-            N - 1
-        );
-        for port in ["a", "b"] {
-            let ra = format!("read_address_{port}");
-            v += &format!("\n// Read port {port}: its own copy of the memory.\n");
-            if g.banks > 1 {
-                v += &format!(
-                    "reg [{m}:0] {port}_sel1;\nreg [{m}:0] {port}_sel2;\nreg [{m}:0] {port}_sel3;\n\
-                     reg [{m}:0] {port}_sel4;\n\
-                     always @(posedge clock) begin\n   {port}_sel1 <= {ra}{r};\n   {port}_sel2 <= {port}_sel1;\n   \
-                     {port}_sel3 <= {port}_sel2;\n   {port}_sel4 <= {port}_sel3;\nend\n",
-                    m = bb - 1,
-                    r = range(g.bank_bits, bb)
-                );
-            }
-            // Per bank, the tracked word of this copy (formal only).
-            let mut words = Vec::new();
-            for k in 0..g.banks {
-                let mut tracked = Vec::new();
-                // The bank's address register, loaded for its own reads.
-                v += &format!("reg [{}:0] {port}_ra{k};\n", g.bank_bits - 1);
-                if g.banks > 1 {
-                    v += &format!(
-                        "always @(posedge clock)\n   if ({ra}{} == {bb}'d{k})\n      {port}_ra{k} <= {};\n",
-                        range(g.bank_bits, bb),
-                        lo_addr(&ra)
-                    );
-                } else {
-                    v += &format!("always @(posedge clock)\n   {port}_ra{k} <= {ra};\n");
-                }
-                let mut parts = Vec::new();
-                // The bank's write, registered a second time (by its RAMs).
-                // This copy's registers power up to the inverse of the other
-                // copy's (the enable is kept inverted in copy b, so that
-                // both power up with no write), so synthesis keeps the two
-                // apart, near their own RAMs.
-                let (init, we_d, we_on) = if port == "a" {
-                    ("1'b0", format!("we[{k}]"), format!("{port}_we{k}"))
-                } else {
-                    ("1'b1", format!("~we[{k}]"), format!("~{port}_we{k}"))
-                };
-                v += &format!(
-                    "reg [{ab}:0] {port}_wa{k} = {{{abw}{{{init}}}}};\nreg [{wb}:0] {port}_wd{k} = {{{W}{{{init}}}}};\n\
-                     reg {port}_we{k} = {init};\n\
-                     always @(posedge clock) begin\n   {port}_we{k} <= {we_d};\n   if (we[{k}]) begin\n      \
-                     {port}_wa{k} <= wa;\n      {port}_wd{k} <= wd;\n   end\nend\n",
-                    ab = g.bank_bits - 1,
-                    abw = g.bank_bits,
-                    wb = W - 1,
-                );
-                for (s, (lo, w)) in g.slices(W).into_iter().enumerate() {
-                    let m = format!("{port}_m{k}_{s}");
-                    let q = format!("{port}_q{k}_{s}");
-                    let o = format!("{port}_o{k}_{s}");
-                    let f = format!("{port}_f{k}_{s}");
-                    let wr = if w == 1 {
-                        String::new()
-                    } else {
-                        format!("[{}:0] ", w - 1)
-                    };
-                    let addr = format!("{port}_ra{k}");
-                    let waddr = format!("{port}_wa{k}");
-                    v += &format!(
-                        "`ifdef CCRTL_FORMAL_RAM\n\
-                         reg {wr}{m}_t;\n(* anyseq *) wire {wr}{m}_x;\n\
-                         `else\n\
-                         (* no_rw_check *) reg {wr}{m} [0:{depth}];\n\
-                         `endif\n\
-                         reg {wr}{q};\nreg {wr}{o};\nreg {wr}{f};\n\
-                         always @(posedge clock) begin\n\
-                         `ifdef CCRTL_FORMAL_RAM\n\
-                         \x20  if ({we_on} && {waddr} == {flo}{bank})\n      {m}_t <= {port}_wd{k}{wbits};\n\
-                         \x20  {q} <= ({addr} == {flo}{bank} && !({we_on} && {waddr} == {addr})) ? {m}_t : {m}_x;\n\
-                         `else\n\
-                         \x20  if ({we_on})\n      {m}[{waddr}] <= {port}_wd{k}{wbits};\n\
-                         `ifdef SYNTHESIS\n\
-                         \x20  {q} <= {m}[{addr}];\n\
-                         `else\n\
-                         \x20  // A read colliding with the write of this cycle: undefined.\n\
-                         \x20  {q} <= ({we_on} && {waddr} == {addr}) ? {m}[{addr}] ^ {{{w}{{garble}}}} : {m}[{addr}];\n\
-                         `endif\n\
-                         `endif\n\
-                         \x20  {o} <= {q};\n\
-                         \x20  {f} <= {o};\n\
-                         end\n",
-                        depth = (1usize << g.bank_bits) - 1,
-                        wbits = range(lo, w),
-                        flo = lo_addr("formal_addr"),
-                        bank = bank_of(k),
-                    );
-                    parts.push(f);
-                    tracked.push(format!("{m}_t"));
-                }
-                parts.reverse();
-                tracked.reverse();
-                words.push(tracked.join(", "));
-                v += &format!(
-                    "wire [{}:0] {port}_bank{k} = {{{}}};\n",
-                    W - 1,
-                    parts.join(", ")
-                );
-            }
-            v += "always @(posedge clock) begin\n";
-            if g.banks == 1 {
-                v += &format!("   read_data_{port} <= {port}_bank0;\n");
-            } else {
-                v += &format!("   case ({port}_sel4)\n");
-                for k in 0..g.banks {
-                    let label = if k + 1 == g.banks {
-                        "default".to_string()
-                    } else {
-                        format!("{bb}'d{k}")
-                    };
-                    v += &format!("      {label}: read_data_{port} <= {port}_bank{k};\n");
-                }
-                v += "   endcase\n";
-            }
-            v += "end\n";
-            // The word this copy holds at `formal_addr` (for the proofs'
-            // invariants, which `expose` this wire).
-            let mut word = format!("{{{}}}", words[g.banks - 1]);
-            for k in (0..g.banks - 1).rev() {
-                word = format!(
-                    "formal_addr{} == {bb}'d{k} ? {{{}}} : {word}",
-                    range(g.bank_bits, bb),
-                    words[k]
-                );
-            }
+    };
+    let mut v = String::new();
+    v += "// Write: registered once here, each bank's enable decoded before the\n// register, then once more per copy and bank (below).\n";
+    v += &format!(
+        "reg [{}:0] wa;\nreg [{}:0] wd;\nreg [{}:0] we;\n",
+        g.bank_bits - 1,
+        w_bits - 1,
+        g.banks - 1
+    );
+    // The address and data are loaded only with a write: a register so
+    // enabled is never merged with a user's register of the same
+    // value, which would pull the user's logic to the block RAMs.
+    v += &format!(
+        "always @(posedge clock) begin\n   if (write_enable) begin\n      wa <= {};\n      wd <= write_data;\n   end\n",
+        lo_addr("write_address")
+    );
+    if g.banks == 1 {
+        v += "   we <= write_enable;\n";
+    } else {
+        for k in 0..g.banks {
             v += &format!(
-                "`ifdef CCRTL_FORMAL_RAM\nwire [{}:0] formal_word_{port} = {word};\n`endif\n",
-                W - 1
+                "   we[{k}] <= write_enable & (write_address{} == {bb}'d{k});\n",
+                range(g.bank_bits, bb)
             );
         }
-        v
     }
+    v += "end\n";
+    v += "`ifndef SYNTHESIS\n// Simulation only: which garbage a colliding read returns.\n\
+          reg garble;\nalways @(posedge clock) garble <= ~garble;\n`endif\n";
+    // The formal abstraction (docs/formal.md "Block RAM"): every slice
+    // keeps only the word of one address the solver picks, and any
+    // other read, or a read colliding with a write, returns any value.
+    let bank_of = |k: usize| {
+        if g.banks == 1 {
+            String::new()
+        } else {
+            format!(" && formal_addr{} == {bb}'d{k}", range(g.bank_bits, bb))
+        }
+    };
+    v += &format!(
+        "`ifdef CCRTL_FORMAL_RAM\n// Formal only: the address whose word every copy keeps.\n\
+         (* anyconst *) wire [{}:0] formal_addr;\n`endif\n",
+        n - 1
+    );
+    for &port in ports {
+        let ra = format!("read_address_{port}");
+        v += &format!("\n// Read port {port}: its own copy of the memory.\n");
+        if g.banks > 1 {
+            v += &format!(
+                "reg [{m}:0] {port}_sel1;\nreg [{m}:0] {port}_sel2;\nreg [{m}:0] {port}_sel3;\n\
+                 reg [{m}:0] {port}_sel4;\n\
+                 always @(posedge clock) begin\n   {port}_sel1 <= {ra}{r};\n   {port}_sel2 <= {port}_sel1;\n   \
+                 {port}_sel3 <= {port}_sel2;\n   {port}_sel4 <= {port}_sel3;\nend\n",
+                m = bb - 1,
+                r = range(g.bank_bits, bb)
+            );
+        }
+        // Per bank, the tracked word of this copy (formal only).
+        let mut words = Vec::new();
+        for k in 0..g.banks {
+            let mut tracked = Vec::new();
+            // The bank's address register, loaded for its own reads.
+            v += &format!("reg [{}:0] {port}_ra{k};\n", g.bank_bits - 1);
+            if g.banks > 1 {
+                v += &format!(
+                    "always @(posedge clock)\n   if ({ra}{} == {bb}'d{k})\n      {port}_ra{k} <= {};\n",
+                    range(g.bank_bits, bb),
+                    lo_addr(&ra)
+                );
+            } else {
+                v += &format!("always @(posedge clock)\n   {port}_ra{k} <= {ra};\n");
+            }
+            let mut parts = Vec::new();
+            // The bank's write, registered a second time (by its RAMs).
+            // This copy's registers power up to the inverse of the other
+            // copy's (the enable is kept inverted in copy b, so that
+            // both power up with no write), so synthesis keeps the two
+            // apart, near their own RAMs.
+            let (init, we_d, we_on) = if port == "a" {
+                ("1'b0", format!("we[{k}]"), format!("{port}_we{k}"))
+            } else {
+                ("1'b1", format!("~we[{k}]"), format!("~{port}_we{k}"))
+            };
+            v += &format!(
+                "reg [{ab}:0] {port}_wa{k} = {{{abw}{{{init}}}}};\nreg [{wb}:0] {port}_wd{k} = {{{w_bits}{{{init}}}}};\n\
+                 reg {port}_we{k} = {init};\n\
+                 always @(posedge clock) begin\n   {port}_we{k} <= {we_d};\n   if (we[{k}]) begin\n      \
+                 {port}_wa{k} <= wa;\n      {port}_wd{k} <= wd;\n   end\nend\n",
+                ab = g.bank_bits - 1,
+                abw = g.bank_bits,
+                wb = w_bits - 1,
+            );
+            for (s, (lo, w)) in g.slices(w_bits).into_iter().enumerate() {
+                let m = format!("{port}_m{k}_{s}");
+                let q = format!("{port}_q{k}_{s}");
+                let o = format!("{port}_o{k}_{s}");
+                let f = format!("{port}_f{k}_{s}");
+                let wr = if w == 1 {
+                    String::new()
+                } else {
+                    format!("[{}:0] ", w - 1)
+                };
+                let addr = format!("{port}_ra{k}");
+                let waddr = format!("{port}_wa{k}");
+                v += &format!(
+                    "`ifdef CCRTL_FORMAL_RAM\n\
+                     reg {wr}{m}_t;\n(* anyseq *) wire {wr}{m}_x;\n\
+                     `else\n\
+                     (* no_rw_check *) reg {wr}{m} [0:{depth}];\n\
+                     `endif\n\
+                     reg {wr}{q};\nreg {wr}{o};\nreg {wr}{f};\n\
+                     always @(posedge clock) begin\n\
+                     `ifdef CCRTL_FORMAL_RAM\n\
+                     \x20  if ({we_on} && {waddr} == {flo}{bank})\n      {m}_t <= {port}_wd{k}{wbits};\n\
+                     \x20  {q} <= ({addr} == {flo}{bank} && !({we_on} && {waddr} == {addr})) ? {m}_t : {m}_x;\n\
+                     `else\n\
+                     \x20  if ({we_on})\n      {m}[{waddr}] <= {port}_wd{k}{wbits};\n\
+                     `ifdef SYNTHESIS\n\
+                     \x20  {q} <= {m}[{addr}];\n\
+                     `else\n\
+                     \x20  // A read colliding with the write of this cycle: undefined.\n\
+                     \x20  {q} <= ({we_on} && {waddr} == {addr}) ? {m}[{addr}] ^ {{{w}{{garble}}}} : {m}[{addr}];\n\
+                     `endif\n\
+                     `endif\n\
+                     \x20  {o} <= {q};\n\
+                     \x20  {f} <= {o};\n\
+                     end\n",
+                    depth = (1usize << g.bank_bits) - 1,
+                    wbits = range(lo, w),
+                    flo = lo_addr("formal_addr"),
+                    bank = bank_of(k),
+                );
+                parts.push(f);
+                tracked.push(format!("{m}_t"));
+            }
+            parts.reverse();
+            tracked.reverse();
+            words.push(tracked.join(", "));
+            v += &format!(
+                "wire [{}:0] {port}_bank{k} = {{{}}};\n",
+                w_bits - 1,
+                parts.join(", ")
+            );
+        }
+        v += "always @(posedge clock) begin\n";
+        if g.banks == 1 {
+            v += &format!("   read_data_{port} <= {port}_bank0;\n");
+        } else {
+            v += &format!("   case ({port}_sel4)\n");
+            for k in 0..g.banks {
+                let label = if k + 1 == g.banks {
+                    "default".to_string()
+                } else {
+                    format!("{bb}'d{k}")
+                };
+                v += &format!("      {label}: read_data_{port} <= {port}_bank{k};\n");
+            }
+            v += "   endcase\n";
+        }
+        v += "end\n";
+        // The word this copy holds at `formal_addr` (for the proofs'
+        // invariants, which `expose` this wire).
+        let mut word = format!("{{{}}}", words[g.banks - 1]);
+        for k in (0..g.banks - 1).rev() {
+            word = format!(
+                "formal_addr{} == {bb}'d{k} ? {{{}}} : {word}",
+                range(g.bank_bits, bb),
+                words[k]
+            );
+        }
+        v += &format!(
+            "`ifdef CCRTL_FORMAL_RAM\nwire [{}:0] formal_word_{port} = {word};\n`endif\n",
+            w_bits - 1
+        );
+    }
+    v
 }
 
 impl<const W: usize, const N: usize> Logic for PipeRam<W, N> {
@@ -385,6 +391,61 @@ impl<const W: usize, const N: usize> Logic for PipeRam<W, N> {
 
     fn hdl(&self) -> Verilog {
         Verilog::Custom(Self::body())
+    }
+}
+
+/// [`PipeRam`] with read port A only: the same timing and structure, one
+/// copy of the memory, for a block that reads each word in one place (no
+/// second copy for synthesis to remove, and no unread port to waive).
+#[derive(LogicBlock, Default)]
+pub struct PipeRam1<const W: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, Bits<W>>,
+    pub write_enable: Signal<In, Bit>,
+    pub read_address_a: Signal<In, Bits<N>>,
+    pub read_data_a: Signal<Out, Bits<W>>,
+    _sim: Box<PipeRamState>,
+}
+
+impl<const W: usize, const N: usize> Logic for PipeRam1<W, N> {
+    fn update(&mut self) {
+        if !self.clock.pos_edge() {
+            return;
+        }
+        let st = &mut *self._sim;
+        if st.mem.is_empty() {
+            st.mem = vec![0; 1 << N];
+        }
+        self.read_data_a.next = st.sel[0].to_bits();
+        let next = self.read_address_a.val().to_u64() as usize;
+        let addr = std::mem::replace(&mut st.addr[0], next);
+        st.sel[0] = st.out[0];
+        st.out[0] = st.read[0];
+        let word = st.mem[addr];
+        st.read[0] = match st.write {
+            Some((wa, _)) if wa == addr && st.garble => !word & PipeRam::<W, N>::mask(),
+            _ => word,
+        };
+        st.garble = !st.garble;
+        if let Some((wa, wd)) = st.write {
+            st.mem[wa] = wd;
+        }
+        st.write = st.write1.take();
+        st.write1 = self.write_enable.val().then(|| {
+            (
+                self.write_address.val().to_u64() as usize,
+                self.write_data.val().to_u64(),
+            )
+        });
+    }
+
+    fn connect(&mut self) {
+        self.read_data_a.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(ram_body(W, N, &["a"]))
     }
 }
 

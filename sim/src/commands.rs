@@ -202,8 +202,14 @@ impl<B: Block> Entry for Registered<B> {
             }
         }
         opts.mismatch_vcd = Some(vcd);
-        let report = lockstep::run::<B>(&config, o.seed, &mut [&mut dut], &opts)
-            .context("writing the VCD of the run")?;
+        let report = lockstep::run::<B>(&config, o.seed, &mut [&mut dut], &opts).map_err(|e| {
+            match e.kind() {
+                // The run's own errors (a stimulus value that does not fit
+                // its port) say what they are.
+                std::io::ErrorKind::Other => anyhow::anyhow!("{e}"),
+                _ => anyhow::Error::new(e).context("writing the VCD of the run"),
+            }
+        })?;
         Ok(VerifyRow {
             block: B::NAME,
             file,

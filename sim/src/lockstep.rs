@@ -378,6 +378,21 @@ pub fn run_with<B: Block, S: FnMut(&B::Golden, &mut B::In)>(
             let mut i = B::In::default();
             stimulus(&golden, &mut i);
             B::encode_in(&i, vals);
+            // A value wider than its port would reach the Verilator model
+            // unmasked (its port variables are wider than the port) while
+            // the golden model masks it: the two would see different inputs.
+            if let Some(j) = (0..nin).find(|&j| ins[j].width < 128 && vals[j] >> ins[j].width != 0)
+            {
+                return Err(std::io::Error::other(format!(
+                    "{}: the stimulus drove {} into input `{}` ({} bits) in cycle {}; \
+                     every value must fit its port (a bug of the stimulus)",
+                    B::NAME,
+                    vals[j],
+                    ins[j].name,
+                    ins[j].width,
+                    cycle + k as u64
+                )));
+            }
             if let Some(dc) = &dont_care {
                 if dc.complete(k, vals) {
                     i = B::decode_in(vals);
