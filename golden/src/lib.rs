@@ -13,6 +13,8 @@
 pub mod cp;
 pub mod error;
 pub mod np;
+pub mod pacer;
+pub mod register;
 pub mod rp;
 pub mod xorshift;
 

@@ -220,7 +220,7 @@ impl RpShape {
 }
 
 /// The runtime registers (loaded through `cfg_addr`/`cfg_data`; the map is
-/// [`REGISTERS`]). Rates in 1/2 Mb/s, times in ticks.
+/// [`REGISTERS`]). Rates in Mb/s, times in ticks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RpParams {
     pub profile: Profile,
@@ -263,14 +263,7 @@ pub struct RpParams {
 /// counts in it).
 pub const FORGETTING: [u32; 3] = [0, 7, 9];
 
-/// One register of the map: its address, name, width and meaning.
-#[derive(Debug, Clone, Copy)]
-pub struct Register {
-    pub addr: u32,
-    pub name: &'static str,
-    pub bits: u32,
-    pub doc: &'static str,
-}
+pub use crate::register::Register;
 
 /// The register map, the one source of the `cfg` port's addresses (and of
 /// the nic top's AXI4-Lite map). A write of an address not here is ignored;

@@ -9,6 +9,7 @@ pub mod cp;
 pub mod emit;
 pub mod mul;
 pub mod np;
+pub mod pacer;
 pub mod param;
 pub mod ports;
 pub mod ram;

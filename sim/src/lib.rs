@@ -9,6 +9,7 @@ pub mod fsutil;
 pub mod lockstep;
 pub mod mutate;
 pub mod np;
+pub mod pacer;
 pub mod params;
 pub mod ports;
 pub mod registry;

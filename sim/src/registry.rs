@@ -9,6 +9,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::cp::CpBlock>::NEW,
     &Registered::<crate::np::NpBlock>::NEW,
     &Registered::<crate::rp::RpBlock>::NEW,
+    &Registered::<crate::pacer::PacerBlock>::NEW,
 ];
 
 /// The names of the blocks.
