@@ -9,7 +9,7 @@ mod common;
 
 use ccrtl_golden::np::{ecn, NpConfig, NpIn, NpParams, NpShape};
 use ccrtl_sim::np::NpBlock;
-use common::conformance::{BlockTests, Equivalent};
+use common::conformance::{eq_in, BlockTests, Equivalent};
 use proptest::prelude::*;
 
 conformance_suite!(NpBlock);
@@ -215,21 +215,6 @@ const EQUIVALENT_NP: &[Equivalent] = &[
 
 const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {
     eq_in("ccrtl_np", change, original, reason)
-}
-
-const fn eq_in(
-    module: &'static str,
-    change: &'static str,
-    original: &'static str,
-    reason: &'static str,
-) -> Equivalent {
-    Equivalent {
-        module,
-        original,
-        change,
-        reason,
-        nth: 0,
-    }
 }
 
 /// Why the time counter's reset value does not matter.

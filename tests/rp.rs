@@ -6,7 +6,7 @@ mod common;
 
 use ccrtl_golden::rp::{kind, RpConfig, RpIn, RpParams, RpShape, RTL_STEPS};
 use ccrtl_sim::rp::RpBlock;
-use common::conformance::{BlockTests, Equivalent};
+use common::conformance::{eq_in, BlockTests, Equivalent};
 use proptest::prelude::*;
 
 // The conformance suite, split by cost. RP's model is large (the visit's
@@ -311,21 +311,6 @@ const EQUIVALENT_RP: &[Equivalent] = &[
 
 const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {
     eq_in("ccrtl_rp", change, original, reason)
-}
-
-const fn eq_in(
-    module: &'static str,
-    change: &'static str,
-    original: &'static str,
-    reason: &'static str,
-) -> Equivalent {
-    Equivalent {
-        module,
-        original,
-        change,
-        reason,
-        nth: 0,
-    }
 }
 
 /// Planted mutants that survived 500,000 cycles of an earlier stimulus,

@@ -95,6 +95,34 @@ struct PipeRamState {
     garble: bool,
 }
 
+impl PipeRamState {
+    /// One rising edge of a memory of `2^n` words (`mask`: the word's bits),
+    /// the read ports' addresses `addrs` presented and `write` (address,
+    /// data) presented if the write is enabled. The caller has read the
+    /// outputs (`sel`) before.
+    fn edge(&mut self, n: usize, mask: u64, addrs: &[usize], write: Option<(usize, u64)>) {
+        if self.mem.is_empty() {
+            self.mem = vec![0; 1 << n];
+        }
+        for (p, &next) in addrs.iter().enumerate() {
+            let addr = std::mem::replace(&mut self.addr[p], next);
+            self.sel[p] = self.out[p];
+            self.out[p] = self.read[p];
+            let word = self.mem[addr];
+            self.read[p] = match self.write {
+                Some((wa, _)) if wa == addr && self.garble => !word & mask,
+                _ => word,
+            };
+        }
+        self.garble = !self.garble;
+        if let Some((wa, wd)) = self.write {
+            self.mem[wa] = wd;
+        }
+        self.write = self.write1.take();
+        self.write1 = write;
+    }
+}
+
 /// Geometry of the banks and slices for a `W`-bit, `2^N`-word memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Geometry {
@@ -352,36 +380,19 @@ impl<const W: usize, const N: usize> Logic for PipeRam<W, N> {
             return;
         }
         let st = &mut *self._sim;
-        if st.mem.is_empty() {
-            st.mem = vec![0; 1 << N];
-        }
         self.read_data_a.next = st.sel[0].to_bits();
         self.read_data_b.next = st.sel[1].to_bits();
         let addrs = [
             self.read_address_a.val().to_u64() as usize,
             self.read_address_b.val().to_u64() as usize,
         ];
-        for (p, &next) in addrs.iter().enumerate() {
-            let addr = std::mem::replace(&mut st.addr[p], next);
-            st.sel[p] = st.out[p];
-            st.out[p] = st.read[p];
-            let word = st.mem[addr];
-            st.read[p] = match st.write {
-                Some((wa, _)) if wa == addr && st.garble => !word & Self::mask(),
-                _ => word,
-            };
-        }
-        st.garble = !st.garble;
-        if let Some((wa, wd)) = st.write {
-            st.mem[wa] = wd;
-        }
-        st.write = st.write1.take();
-        st.write1 = self.write_enable.val().then(|| {
+        let write = self.write_enable.val().then(|| {
             (
                 self.write_address.val().to_u64() as usize,
                 self.write_data.val().to_u64(),
             )
         });
+        st.edge(N, Self::mask(), &addrs, write);
     }
 
     fn connect(&mut self) {
@@ -414,30 +425,19 @@ impl<const W: usize, const N: usize> Logic for PipeRam1<W, N> {
             return;
         }
         let st = &mut *self._sim;
-        if st.mem.is_empty() {
-            st.mem = vec![0; 1 << N];
-        }
         self.read_data_a.next = st.sel[0].to_bits();
-        let next = self.read_address_a.val().to_u64() as usize;
-        let addr = std::mem::replace(&mut st.addr[0], next);
-        st.sel[0] = st.out[0];
-        st.out[0] = st.read[0];
-        let word = st.mem[addr];
-        st.read[0] = match st.write {
-            Some((wa, _)) if wa == addr && st.garble => !word & PipeRam::<W, N>::mask(),
-            _ => word,
-        };
-        st.garble = !st.garble;
-        if let Some((wa, wd)) = st.write {
-            st.mem[wa] = wd;
-        }
-        st.write = st.write1.take();
-        st.write1 = self.write_enable.val().then(|| {
+        let write = self.write_enable.val().then(|| {
             (
                 self.write_address.val().to_u64() as usize,
                 self.write_data.val().to_u64(),
             )
         });
+        st.edge(
+            N,
+            PipeRam::<W, N>::mask(),
+            &[self.read_address_a.val().to_u64() as usize],
+            write,
+        );
     }
 
     fn connect(&mut self) {

@@ -258,7 +258,9 @@ struct Batch<I> {
 }
 
 /// Runs `duts` against the golden model of `config` for `opts.cycles`
-/// cycles of the stimulus seeded with `seed`.
+/// cycles of the stimulus seeded with `seed`. An error is a VCD that could
+/// not be written, or (kind `Other`, nothing else gives it) a stimulus value
+/// that does not fit its input port.
 pub fn run<B: Block>(
     config: &B::Config,
     seed: u64,

@@ -483,6 +483,23 @@ pub struct Equivalent {
     pub nth: usize,
 }
 
+/// An [`Equivalent`] entry for every line with `original`'s text in
+/// `module` (`nth` 0).
+pub const fn eq_in(
+    module: &'static str,
+    change: &'static str,
+    original: &'static str,
+    reason: &'static str,
+) -> Equivalent {
+    Equivalent {
+        module,
+        original,
+        change,
+        reason,
+        nth: 0,
+    }
+}
+
 impl Equivalent {
     fn matches(&self, m: &mutate::Mutant, good: &str) -> bool {
         let change = match self.change.split_once('*') {
