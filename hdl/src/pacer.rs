@@ -53,10 +53,14 @@
 //!   from record `w(d-2)` (AND-OR, one-hot).
 //! - 14: `Y = min(D, X + a)` with `X` those tokens, or `w1` for `d = 2`; or
 //!   the RAM's `min(D, T_ram + a)`.
+//! - 14 also folds the signs of `D - a` and `C - a` into the bounds the
+//!   loop compares with (0 for a negative bound), and makes the first 0
+//!   unless `d = 1`.
 //! - 15 (the loop): for `d = 1`, `X` is the last cycle's result (`w1`):
 //!   `avail = min(D, X + a)` and `avail >= C` are found from `X` by four
 //!   carry chains side by side (`X + a`, `X + (a - C)`, `X >= D - a`, `X >=
-//!   C - a`); otherwise `Y >= C` (`Y - C`). The result loops back only
+//!   C - a`) and one mux; otherwise `X >= 0` selects what the registers
+//!   give, `Y >= C` (`Y - C`, off the loop). The result loops back only
 //!   through `w1`.
 //! - 16: `m_dec_*`.
 //!
@@ -285,9 +289,9 @@ pub struct Pacer<const FB: usize, const RS: usize, const TB: usize> {
     p15_lu: DFF<Bits<30>>,
     p15_bu: DFF<Bits<31>>,
     p15_a: DFF<Bits<32>>,
-    p15_bma: DFF<Bits<33>>,
+    p15_bmc: DFF<Bits<31>>,
     p15_aml: DFF<Bits<33>>,
-    p15_lma: DFF<Bits<33>>,
+    p15_lmc: DFF<Bits<31>>,
     p15_bml: DFF<Bits<31>>,
     p15_gbl: DFF<Bit>,
     p15_y: DFF<Bits<31>>,
@@ -322,12 +326,16 @@ pub struct Pacer<const FB: usize, const RS: usize, const TB: usize> {
     cb2: Signal<Local, Bit>,
     s2sum: Signal<Local, Bits<31>>,
     yhit: Signal<Local, Bits<31>>,
-    x1: Signal<Local, Bits<33>>,
+    x1: Signal<Local, Bits<31>>,
     l_s1: Signal<Local, Bits<31>>,
     l_s2: Signal<Local, Bits<31>>,
     l_cb: Signal<Local, Bit>,
     l_cl: Signal<Local, Bit>,
     l_ym: Signal<Local, Bits<32>>,
+    ynt: Signal<Local, Bits<31>>,
+    yg: Signal<Local, Bit>,
+    kk: Signal<Local, Bits<31>>,
+    kg: Signal<Local, Bit>,
     grant: Signal<Local, Bit>,
     tnew: Signal<Local, Bits<31>>,
     sweep: Signal<Local, Bit>,
@@ -387,8 +395,8 @@ impl<const FB: usize, const RS: usize, const TB: usize> Logic for Pacer<FB, RS, 
             p12_a, p13_valid, p13_out, p13_flow, p13_hit, p13_h, p13_d1, p13_d2, p13_lu, p13_bu,
             p13_a, p13_sum, p13_bma, p13_aml, p13_lma, p14_valid, p14_out, p14_flow, p14_hit,
             p14_d1, p14_d2, p14_lu, p14_bu, p14_a, p14_bma, p14_aml, p14_lma, p14_aram, p14_xf,
-            p14_bml, p14_gbl, p15_valid, p15_out, p15_flow, p15_d1, p15_lu, p15_bu, p15_a, p15_bma,
-            p15_aml, p15_lma, p15_bml, p15_gbl, p15_y, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10,
+            p14_bml, p14_gbl, p15_valid, p15_out, p15_flow, p15_d1, p15_lu, p15_bu, p15_a, p15_bmc,
+            p15_aml, p15_lmc, p15_bml, p15_gbl, p15_y, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10,
             w11, w12, w13, w14, w1_valid, w1_flow, w2_valid, w2_flow
         );
         self.tok.clock.next = self.clk.val();
@@ -757,9 +765,20 @@ impl<const FB: usize, const RS: usize, const TB: usize> Logic for Pacer<FB, RS, 
         self.p15_lu.d.next = self.p14_lu.q.val();
         self.p15_bu.d.next = self.p14_bu.q.val();
         self.p15_a.d.next = self.p14_a.q.val();
-        self.p15_bma.d.next = self.p14_bma.q.val();
         self.p15_aml.d.next = self.p14_aml.q.val();
-        self.p15_lma.d.next = self.p14_lma.q.val();
+        // The loop's two compares with their signs folded in (a negative
+        // bound is passed by any tokens: 0), so that each is one carry
+        // chain: `D - a` for `d = 1` (< 2^31 when not negative), and 0
+        // otherwise, so that `l_cb` is high and the loop takes the tokens
+        // decided from `Y` (`kk`); `C - a` (< 2^30 when not negative).
+        self.p15_bmc.d.next = self.p14_bma.q.val().get_bits::<31>(0);
+        if self.p14_bma.q.val().get_bit(32) | !self.p14_d1.q.val() {
+            self.p15_bmc.d.next = 0.into();
+        }
+        self.p15_lmc.d.next = self.p14_lma.q.val().get_bits::<31>(0);
+        if self.p14_lma.q.val().get_bit(32) {
+            self.p15_lmc.d.next = 0.into();
+        }
         self.p15_bml.d.next = self.p14_bml.q.val();
         self.p15_gbl.d.next = self.p14_gbl.q.val();
         self.x2.next = self.p14_xf.q.val();
@@ -780,33 +799,40 @@ impl<const FB: usize, const RS: usize, const TB: usize> Logic for Pacer<FB, RS, 
         }
 
         // ---- Stage 15: the loop -----------------------------------------------------------------
-        self.x1.next = bit_cast::<33, 31>(self.w1.q.val());
-        // Read only below the depth (< 2^31): the sums modulo 2^31.
-        self.l_s1.next = self.w1.q.val() + self.p15_a.q.val().get_bits::<31>(0);
-        self.l_s2.next = self.w1.q.val() + self.p15_aml.q.val().get_bits::<31>(0);
-        self.l_cb.next = self.p15_bma.q.val().get_bit(32) | (self.x1.val() >= self.p15_bma.q.val());
-        self.l_cl.next = self.p15_lma.q.val().get_bit(32) | (self.x1.val() >= self.p15_lma.q.val());
+        // Off the loop (from registers): the decision from `Y`, and the
+        // tokens `l_cb` selects, `Y`'s or, for `d = 1`, the capped bucket's.
         self.l_ym.next =
             bit_cast::<32, 31>(self.p15_y.q.val()) - bit_cast::<32, 30>(self.p15_lu.q.val());
-        self.grant.next = !self.l_ym.val().get_bit(31);
-        self.tnew.next = self.p15_y.q.val();
-        if !self.l_ym.val().get_bit(31) {
-            self.tnew.next = self.l_ym.val().get_bits::<31>(0);
+        self.yg.next = !self.l_ym.val().get_bit(31);
+        self.ynt.next = self.p15_y.q.val();
+        if self.yg.val() {
+            self.ynt.next = self.l_ym.val().get_bits::<31>(0);
         }
+        self.kg.next = self.yg.val();
+        self.kk.next = self.ynt.val();
         if self.p15_d1.q.val() {
-            if self.l_cb.val() {
-                self.grant.next = self.p15_gbl.q.val();
-                self.tnew.next = self.p15_bu.q.val();
-                if self.p15_gbl.q.val() {
-                    self.tnew.next = self.p15_bml.q.val();
-                }
-            } else {
-                self.grant.next = self.l_cl.val();
-                self.tnew.next = self.l_s1.val();
-                if self.l_cl.val() {
-                    self.tnew.next = self.l_s2.val();
-                }
+            self.kg.next = self.p15_gbl.q.val();
+            self.kk.next = self.p15_bu.q.val();
+            if self.p15_gbl.q.val() {
+                self.kk.next = self.p15_bml.q.val();
             }
+        }
+        // The loop: the last cycle's tokens `X` into four carry chains side
+        // by side and a mux. Read only below the depth (< 2^31): the sums
+        // modulo 2^31.
+        self.x1.next = self.w1.q.val();
+        self.l_s1.next = self.x1.val() + self.p15_a.q.val().get_bits::<31>(0);
+        self.l_s2.next = self.x1.val() + self.p15_aml.q.val().get_bits::<31>(0);
+        self.l_cb.next = self.x1.val() >= self.p15_bmc.q.val();
+        self.l_cl.next = self.x1.val() >= self.p15_lmc.q.val();
+        self.grant.next = self.l_cl.val();
+        self.tnew.next = self.l_s1.val();
+        if self.l_cl.val() {
+            self.tnew.next = self.l_s2.val();
+        }
+        if self.l_cb.val() {
+            self.grant.next = self.kg.val();
+            self.tnew.next = self.kk.val();
         }
         self.w1.d.next = self.tnew.val();
         self.w1_valid.d.next = self.p15_valid.q.val();
