@@ -875,6 +875,41 @@ fn np_scrubber_that_never_clears_leaves_its_cover_unreached() {
     fast_bug("np_scrubber_never_clears");
 }
 
+/// PACER's clearing ends a cycle early (flow 15 is still being cleared when
+/// requests are taken): P3 fails from reset with a trace, naming the
+/// readiness assertions and the clearing's invariant. PACER is not in
+/// `BLOCKS` yet: its rule and window proofs (P1, P4) take tens of minutes
+/// each, so their runs and planted bugs are measured by hand so far
+/// (docs/formal.md "PACER").
+#[test]
+fn pacer_clearing_one_cycle_short_fails_p3() {
+    let b = Bug {
+        name: "pacer_clearing_one_cycle_short",
+        block: "pacer",
+        config: "params-tiny",
+        edits: &[(
+            "            if (ptr$q == 32'h0) begin\n                busy$d = 1'b0;",
+            "            if (ptr$q == 32'hf) begin\n                busy$d = 1'b0;",
+            1,
+        )],
+        fails: &["p3_ready"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    };
+    check_bug(&b, &["p3_ready"]);
+    // The same task passes on the file as emitted.
+    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("formal-pacer-clean-p3");
+    let (out, json) = formal(&dir, "pacer", None, &["p3_ready"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(with_result(&json, "pass").len(), 1, "{json:#}");
+}
+
 #[test]
 fn rp_cut_floor_off_by_one_fails_p1_in_every_profile() {
     fast_bug("rp_cut_floor_off_by_one");

@@ -1,0 +1,537 @@
+// pacer_formal - properties of PACER (golden/src/pacer.rs, docs/pacer.md)
+// around the emitted ccrtl_pacer.
+//
+// The wrapper instantiates `ccrtl_pacer` from the file `ccrtl emit` writes
+// and checks it against the rule of docs/pacer.md ("The rule, exactly").
+// Every input is free in every cycle; the only assumption on them is the
+// contract's: `rst` in the first cycle. Shape and reset values come from
+// `ccrtl_pacer_params.vh`, which `ccrtl formal` writes from the emitted
+// file's header.
+//
+// One sby task per property (formal/pacer/pacer.sby); the task defines
+// CHECK_Pn.
+//
+//   P1 rule       for the tracked flow f (any flow: the solver picks it),
+//                 the decision of a request of f accepted in cycle n leaves
+//                 in cycle n + 16, and only then, and grants the packet if
+//                 and only if the rule's bucket holds its cost: f's bucket
+//                 refilled lazily at each touch (a request, or f's refresh)
+//                 at the rate in force, capped at the depth, full when f was
+//                 not touched since the reset; for any rate updates,
+//                 register writes, resets and power-up contents.
+//   P2 idle_zero  `m_dec_flow` and `m_dec_grant` are 0 when `m_dec_valid`
+//                 is low.
+//   P3 ready      `s_req_ready` is low in the 2^flow_bits cycles after a
+//                 reset and in refresh cycles, high otherwise;
+//                 `s_rate_ready` is low in the 2^flow_bits cycles after a
+//                 reset, high otherwise.
+//   P4 window     the rate bound, as the issue states it: while f's rate
+//                 and the registers stay as they are, the bytes granted to
+//                 f in any w consecutive cycles are at most
+//                 bucket + R w / byte_time. Checked on the block's own
+//                 grants against a bucket the wrapper refills every cycle
+//                 (no lazy refill, no forwarding): from the first touch of f
+//                 after a change (of f's rate, `bucket`, `byte_time`,
+//                 `init_rate`, or a reset), every grant that leaves must be
+//                 covered by that bucket. That bucket never exceeds
+//                 `bucket x byte_time` tokens and earns R a cycle, so over
+//                 w cycles the grants take at most the bound above.
+//
+// The flow table's block RAMs are read with CCRTL_FORMAL_RAM defined: each
+// (`tok`, `stm`, `rate`) then keeps only the word of one address
+// (`formal_addr`, an anyconst) and a read of any other address, or one
+// that collides with a write, returns any value (hdl/src/ram.rs;
+// docs/formal.md "NP"). The tracked flow f is that address; the three are
+// assumed equal.
+//
+// Invariants (the L* assertions, proven with P1 and P4): the registers,
+// time, the clearing and the refresh counter equal the wrapper's; f's
+// words as a read issued now sees them (the writes of the last two cycles
+// applied) hold the rule's state as of the last touch whose loop has
+// written; the forwarding records `w1`..`w14` hold the tokens of f's
+// touches that wrote them; the stages' valid bits and flows say which
+// touches of f are in flight; the refresh bounds the age of f's bucket
+// below 2^stamp_bits, so the RTL's stamps taken modulo 2^stamp_bits are
+// exact.
+//
+// Internal signals come through `expose` in the task script (yosys 0.70's
+// read_verilog has no hierarchical references).
+
+`default_nettype none
+`include "ccrtl_pacer_params.vh"
+
+module pacer_formal (
+    input wire clk,
+    input wire rst,
+    input wire s_req_valid,
+    input wire [`CCRTL_FLOW_BITS-1:0] s_req_flow,
+    input wire [15:0] s_req_bytes,
+    input wire s_rate_valid,
+    input wire [`CCRTL_FLOW_BITS-1:0] s_rate_flow,
+    input wire [18:0] s_rate_rc,
+    input wire s_cfg_valid,
+    input wire [4:0] s_cfg_addr,
+    input wire [31:0] s_cfg_data
+);
+    localparam FB = `CCRTL_FLOW_BITS;
+    localparam RS = `CCRTL_REFRESH_BITS;
+    localparam TB = `CCRTL_STAMP_BITS;
+    localparam PB = FB + RS;        // P = 2^PB: every flow refreshed this often
+    localparam LAT = 16;            // decision latency (golden LATENCY)
+    localparam HN = 29;             // touches remembered: the 16 in flight and
+                                    // the 14 forwarding records (`w1`..`w14`)
+    localparam [FB:0] F = 1 << FB;
+    localparam [PB:0] P = 1 << PB;
+    localparam [30:0] FULL = 31'h7fffffff;
+    localparam EW = 19 + TB;                 // R x age
+    localparam SW = (EW > 31 ? EW : 31) + 1; // T + R x age
+
+    wire s_req_ready, s_rate_ready;
+    wire m_dec_valid, m_dec_grant;
+    wire [FB-1:0] m_dec_flow;
+
+    // Exposed registers and RAM ports.
+    wire [16:0] h_bucket;
+    wire [13:0] h_byte_time;
+    wire [18:0] h_init_rate;
+    wire [TB-1:0] h_now;
+    wire h_busy, h_sweep;
+    wire [FB-1:0] h_ptr;
+    wire [RS-1:0] h_rc;
+    wire [15:1] pv;
+    wire [15:1][FB-1:0] pf;
+    wire [14:1][30:0] wr;
+    wire w1v, w2v;
+    wire [FB-1:0] w1f, w2f;
+    wire tok_we, stm_we, rate_we;
+    wire [FB-1:0] tok_wa, stm_wa, rate_wa;
+    wire [30:0] tok_wd;
+    wire [TB-1:0] stm_wd;
+    wire [19:0] rate_wd;
+    wire [FB-1:0] tok_fa, stm_fa, rate_fa;
+    wire [30:0] tok_word;
+    wire [TB-1:0] stm_word;
+    wire [19:0] rate_word;
+
+    ccrtl_pacer dut (
+        .clk(clk),
+        .rst(rst),
+        .s_req_valid(s_req_valid),
+        .s_req_ready(s_req_ready),
+        .s_req_flow(s_req_flow),
+        .s_req_bytes(s_req_bytes),
+        .s_rate_valid(s_rate_valid),
+        .s_rate_ready(s_rate_ready),
+        .s_rate_flow(s_rate_flow),
+        .s_rate_rc(s_rate_rc),
+        .s_cfg_valid(s_cfg_valid),
+        .s_cfg_addr(s_cfg_addr),
+        .s_cfg_data(s_cfg_data),
+        .m_dec_valid(m_dec_valid),
+        .m_dec_flow(m_dec_flow),
+        .m_dec_grant(m_dec_grant),
+        .bucket$q(h_bucket),
+        .byte_time$q(h_byte_time),
+        .init_rate$q(h_init_rate),
+        .now$q(h_now),
+        .busy$q(h_busy),
+        .ptr$q(h_ptr),
+        .sweep_q$q(h_sweep),
+        .rc$q(h_rc),
+        .p1_valid$q(pv[1]), .p1_flow$q(pf[1]), .p2_valid$q(pv[2]), .p2_flow$q(pf[2]),
+        .p3_valid$q(pv[3]), .p3_flow$q(pf[3]), .p4_valid$q(pv[4]), .p4_flow$q(pf[4]),
+        .p5_valid$q(pv[5]), .p5_flow$q(pf[5]), .p6_valid$q(pv[6]), .p6_flow$q(pf[6]),
+        .p7_valid$q(pv[7]), .p7_flow$q(pf[7]), .p8_valid$q(pv[8]), .p8_flow$q(pf[8]),
+        .p9_valid$q(pv[9]), .p9_flow$q(pf[9]), .p10_valid$q(pv[10]), .p10_flow$q(pf[10]),
+        .p11_valid$q(pv[11]), .p11_flow$q(pf[11]), .p12_valid$q(pv[12]), .p12_flow$q(pf[12]),
+        .p13_valid$q(pv[13]), .p13_flow$q(pf[13]), .p14_valid$q(pv[14]), .p14_flow$q(pf[14]),
+        .p15_valid$q(pv[15]), .p15_flow$q(pf[15]),
+        .w1$q(wr[1]), .w2$q(wr[2]), .w3$q(wr[3]), .w4$q(wr[4]), .w5$q(wr[5]),
+        .w6$q(wr[6]), .w7$q(wr[7]), .w8$q(wr[8]), .w9$q(wr[9]), .w10$q(wr[10]),
+        .w11$q(wr[11]), .w12$q(wr[12]), .w13$q(wr[13]), .w14$q(wr[14]),
+        .w1_valid$q(w1v), .w1_flow$q(w1f), .w2_valid$q(w2v), .w2_flow$q(w2f),
+        .tok$write_enable(tok_we),
+        .tok$write_address(tok_wa),
+        .tok$write_data(tok_wd),
+        .stm$write_enable(stm_we),
+        .stm$write_address(stm_wa),
+        .stm$write_data(stm_wd),
+        .rate$write_enable(rate_we),
+        .rate$write_address(rate_wa),
+        .rate$write_data(rate_wd),
+        .\tok.formal_addr (tok_fa),
+        .\stm.formal_addr (stm_fa),
+        .\rate.formal_addr (rate_fa),
+        .\tok.formal_word_a (tok_word),
+        .\stm.formal_word_a (stm_word),
+        .\rate.formal_word_a (rate_word)
+    );
+
+    // ---- The contract's assumption ------------------------------------------
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    // The tracked flow: the address every RAM keeps.
+    wire [FB-1:0] f = tok_fa;
+    always @(*) assume(stm_fa == f && rate_fa == f);
+
+    // ---- The rule (docs/pacer.md) ---------------------------------------------
+    // The registers in force, time since the reset, the clearing's count,
+    // and `sh_j`, the cycles since the clearing ended (the refresh's count).
+    reg [16:0] sh_bucket;
+    reg [13:0] sh_bt;
+    reg [18:0] sh_init;
+    reg [TB-1:0] sh_now;
+    reg [FB:0] sh_left;
+    reg [PB-1:0] sh_j;
+    wire sh_busy = sh_left != 0;
+    wire wr_bucket = !rst && s_cfg_valid && s_cfg_addr == 5'd0;
+    wire wr_bt = !rst && s_cfg_valid && s_cfg_addr == 5'd1;
+    wire wr_init = !rst && s_cfg_valid && s_cfg_addr == 5'd2;
+    always @(posedge clk) begin
+        if (rst) begin
+            sh_bucket <= `CCRTL_RESET_BUCKET;
+            sh_bt <= `CCRTL_RESET_BYTE_TIME;
+            sh_init <= `CCRTL_RESET_INIT_RATE;
+            sh_now <= 0;
+            sh_left <= F;
+            sh_j <= 0;
+        end else begin
+            if (wr_bucket) sh_bucket <= s_cfg_data[16:0];
+            if (wr_bt) sh_bt <= s_cfg_data[13:0];
+            if (wr_init) sh_init <= s_cfg_data[18:0];
+            sh_now <= sh_now + 1'b1;
+            if (sh_busy)
+                sh_left <= sh_left - 1'b1;
+            else
+                sh_j <= sh_j + 1'b1;
+        end
+    end
+
+    // Refresh cycles: j mod 2^RS = 2^RS - 1, flow floor(j / 2^RS) mod F.
+    wire refresh = !sh_busy && sh_j[RS-1:0] == {RS{1'b1}};
+    wire [FB-1:0] ref_flow = sh_j[PB-1:RS];
+    wire req_ready = !sh_busy && !refresh;
+    wire accept = s_req_valid && req_ready && !rst;
+    wire rate_accept = s_rate_valid && !sh_busy && !rst;
+    wire req_f = accept && s_req_flow == f;
+    wire touch_f = req_f || (!rst && refresh && ref_flow == f);
+
+    // f's rate: the last rate update accepted for it since the reset.
+    reg sh_rv;
+    reg [18:0] sh_r;
+    always @(posedge clk)
+        if (rst)
+            sh_rv <= 1'b0;
+        else if (rate_accept && s_rate_flow == f) begin
+            sh_rv <= 1'b1;
+            sh_r <= s_rate_rc;
+        end
+    wire [18:0] rate_now = sh_rv ? sh_r : sh_init;
+
+    // f's bucket: touched since the reset, tokens after the last touch,
+    // cycles since it (1 in the cycle after; saturating).
+    reg sh_touched;
+    reg [30:0] sh_T;
+    reg [TB-1:0] sh_age;
+    wire [30:0] depth = sh_bucket * sh_bt;
+    wire [29:0] cost = (req_f ? s_req_bytes : 16'd0) * sh_bt;
+    wire [EW-1:0] earned = rate_now * sh_age;
+    wire [SW-1:0] filled = sh_T + earned;
+    wire [30:0] avail = !sh_touched || filled >= depth ? depth : filled[30:0];
+    wire grant = avail >= cost;
+    wire [30:0] t_after = grant ? avail - cost : avail;
+    always @(posedge clk) begin
+        if (rst)
+            sh_touched <= 1'b0;
+        else if (touch_f) begin
+            sh_touched <= 1'b1;
+            sh_T <= t_after;
+        end
+        if (!rst && touch_f)
+            sh_age <= 1;
+        else if (sh_age != {TB{1'b1}})
+            sh_age <= sh_age + 1'b1;
+    end
+
+    // The touches of f in flight and remembered: h_t[k] in cycle n + k is
+    // a touch of f in cycle n, h_T[k] its tokens after; h_req[k], h_g[k]:
+    // it was a request, and the rule's grant. A reset drops them.
+    reg [HN:1] h_t;
+    reg [HN:1][30:0] h_T;
+    reg [LAT:1] h_req, h_g;
+    always @(posedge clk)
+        if (rst) begin
+            h_t <= 0;
+            h_req <= 0;
+        end else begin
+            h_t <= {h_t[HN-1:1], touch_f};
+            h_T <= {h_T[HN-1:1], t_after};
+            h_req <= {h_req[LAT-1:1], req_f};
+            h_g <= {h_g[LAT-1:1], grant};
+        end
+
+    // ---- P1: the rule -----------------------------------------------------------
+`ifdef CHECK_P1
+    always @(*)
+        if (f_past) begin
+            p1_decided: assert((m_dec_valid && m_dec_flow == f) == h_req[LAT]);
+            if (h_req[LAT])
+                p1_grant: assert(m_dec_grant == h_g[LAT]);
+        end
+`endif
+
+    // ---- P2: idle outputs are 0 ---------------------------------------------------
+`ifdef CHECK_P2
+    always @(*)
+        if (f_past && !m_dec_valid)
+            p2_idle_zero: assert(m_dec_flow == 0 && !m_dec_grant);
+`endif
+
+    // ---- P3: ready -------------------------------------------------------------------
+`ifdef CHECK_P3
+    always @(*)
+        if (f_past) begin
+            p3_req_ready: assert(s_req_ready == req_ready);
+            p3_rate_ready: assert(s_rate_ready == !sh_busy);
+        end
+`endif
+
+    // ---- P4: the window bound ----------------------------------------------------------
+    // `steady`: f's rate and the registers have not changed since f's last
+    // touch (set at a touch, cleared by a change or a reset); `sb`: from
+    // that touch on, a bucket refilled every cycle, `min(D, sb + R)`, less
+    // the cost of every grant that leaves for f. It runs LAT cycles behind
+    // the rule, with the decisions as they leave, so `sb_*` below are the
+    // values of the touch's cycle carried along with it.
+    wire change = rst || wr_bucket || wr_bt || (wr_init && !sh_rv)
+        || (rate_accept && s_rate_flow == f);
+    reg steady;
+    always @(posedge clk)
+        if (change)
+            steady <= 1'b0;
+        else if (touch_f)
+            steady <= 1'b1;
+    // Per cycle n, carried to n + LAT: steady in n and in n - 1 (a window
+    // opens at the touch that set it), R, D and the request's cost.
+    reg [LAT:1] q_open, q_on;
+    reg [LAT:1][18:0] q_rate;
+    reg [LAT:1][30:0] q_depth;
+    reg [LAT:1][29:0] q_cost;
+    reg [LAT:1][30:0] q_tafter;
+    always @(posedge clk) begin
+        // A reset drops the decisions in flight: their windows end.
+        if (rst) begin
+            q_on <= 0;
+            q_open <= 0;
+        end else begin
+            q_on <= {q_on[LAT-1:1], steady && !change};
+            q_open <= {q_open[LAT-1:1], !steady && touch_f && !change};
+        end
+        q_rate <= {q_rate[LAT-1:1], rate_now};
+        q_depth <= {q_depth[LAT-1:1], depth};
+        q_cost <= {q_cost[LAT-1:1], cost};
+        q_tafter <= {q_tafter[LAT-1:1], t_after};
+    end
+    // The every-cycle bucket, LAT cycles behind: before the cycle's own
+    // request (refilled from the last cycle), and after its grant.
+    reg [31:0] sb;
+    wire [32:0] sb_fill = sb + q_rate[LAT];
+    wire [31:0] sb_now = sb_fill >= q_depth[LAT] ? q_depth[LAT] : sb_fill[31:0];
+    wire out_grant_f = m_dec_valid && m_dec_flow == f && m_dec_grant;
+    always @(posedge clk)
+        if (q_open[LAT])
+            // The touch that opens the window: the rule's tokens after it.
+            sb <= q_tafter[LAT];
+        else if (out_grant_f)
+            sb <= sb_now - q_cost[LAT];
+        else
+            sb <= sb_now;
+
+`ifdef CHECK_P4
+    always @(*)
+        if (f_past && q_on[LAT] && out_grant_f)
+            p4_window: assert(sb_now >= q_cost[LAT]);
+`endif
+
+    // ---- Invariants (proven with P1 and P4; the clearing's with P3 too) ------------
+`ifdef CHECK_P1
+`define F_LEMMAS
+`define F_CLEAR_LEMMAS
+`endif
+`ifdef CHECK_P4
+`define F_LEMMAS
+`define F_CLEAR_LEMMAS
+`endif
+`ifdef CHECK_P3
+`define F_CLEAR_LEMMAS
+`endif
+
+`ifdef F_CLEAR_LEMMAS
+    always @(*)
+        if (f_past) begin
+            l_busy: assert(h_busy == sh_busy);
+            l_sweep: assert(h_sweep == (sh_left >= 2));
+            l_now: assert(h_now == sh_now);
+            if (sh_busy) begin
+                l_ptr_clear: assert(h_ptr == sh_now[FB-1:0] + 1'b1);
+                l_count: assert({1'b0, sh_now} + sh_left == F);
+                l_j_clear: assert(sh_j == 0);
+            end else begin
+                l_ptr: assert(h_ptr == ref_flow);
+                l_rc: assert(h_rc == sh_j[RS-1:0]);
+            end
+        end
+`endif
+
+`ifdef F_LEMMAS
+    always @(*)
+        if (f_past) begin
+            l_bucket: assert(h_bucket == sh_bucket);
+            l_byte_time: assert(h_byte_time == sh_bt);
+            l_init_rate: assert(h_init_rate == sh_init);
+        end
+
+    // The writes to f issued in the last two cycles, newest first: a write
+    // lands in the RAM two cycles after it is issued.
+    reg t1, t2, s1, s2, r1, r2;
+    reg [30:0] t1d, t2d;
+    reg [TB-1:0] s1d, s2d;
+    reg [19:0] r1d, r2d;
+    always @(posedge clk) begin
+        t1 <= tok_we && tok_wa == f;
+        s1 <= stm_we && stm_wa == f;
+        r1 <= rate_we && rate_wa == f;
+        t1d <= tok_wd;
+        s1d <= stm_wd;
+        r1d <= rate_wd;
+        t2 <= t1;
+        s2 <= s1;
+        r2 <= r1;
+        t2d <= t1d;
+        s2d <= s1d;
+        r2d <= r1d;
+    end
+    // f's words as a read issued now sees them.
+    wire [30:0] e_tok = t1 ? t1d : t2 ? t2d : tok_word;
+    wire [TB-1:0] e_stm = s1 ? s1d : s2 ? s2d : stm_word;
+    wire [19:0] e_rate = r1 ? r1d : r2 ? r2d : rate_word;
+
+    // The clearing has written f (flow 0 in the reset cycle, flow p in the
+    // p-th cycle after it).
+    wire [FB-1:0] clear_ptr = sh_now[FB-1:0] + 1'b1;
+    wire passed = !sh_busy || clear_ptr == 0 || f < clear_ptr;
+
+    // The newest touch of f remembered, among all (`nb`) and among those
+    // whose loop has written f's words (`nw`, 16 cycles ago or more).
+    wire [HN+1:1] none_b, none_w;
+    assign none_b[1] = 1'b1;
+    assign none_w[LAT] = 1'b1;
+    genvar k;
+    generate
+        for (k = 1; k <= HN; k = k + 1) begin : g_none_b
+            assign none_b[k+1] = none_b[k] && !h_t[k];
+        end
+        for (k = LAT; k <= HN; k = k + 1) begin : g_none_w
+            assign none_w[k+1] = none_w[k] && !h_t[k];
+        end
+    endgenerate
+
+    // Cycles until f's next refresh.
+    wire [PB-1:0] to_refresh = {f, {RS{1'b1}}} - sh_j;
+
+    always @(*)
+        if (f_past) begin
+            // The rule's own state and its memory of the touches agree.
+            l_busy_untouched: assert(!sh_busy || (!sh_touched && h_t == 0 && h_req == 0));
+            l_req_touch: assert((h_req & ~h_t[LAT:1]) == 0);
+            if (!none_b[HN+1])
+                l_touched: assert(sh_touched);
+            // Every flow is touched at least every P cycles: the age of a
+            // touched bucket never reaches 2^stamp_bits.
+            if (sh_touched)
+                l_age: assert({1'b0, sh_age} + to_refresh <= P);
+            // The rate word.
+            if (passed) begin
+                l_rate_valid: assert(e_rate[19] == sh_rv);
+                if (sh_rv)
+                    l_rate: assert(e_rate[18:0] == sh_r);
+            end
+            // The tokens and the stamp, once the last touch's loop has
+            // written them, or full when f was not touched since the reset.
+            if (passed && none_w[HN+1] && none_b[LAT]) begin
+                if (sh_touched) begin
+                    l_tok_rule: assert(e_tok == sh_T);
+                    l_stamp_rule: assert(sh_now - e_stm == sh_age - 5'd15);
+                end else
+                    l_tok_full: assert(e_tok == FULL);
+            end
+        end
+
+    // Per touch remembered, as a bit per k (one labelled assertion each).
+    wire [HN:1] ok_hist_T, ok_hist_age, ok_tok, ok_stamp, ok_record, ok_stage;
+    generate
+        for (k = 1; k <= HN; k = k + 1) begin : g_hist
+            wire newest = h_t[k] && none_b[k];
+            assign ok_hist_T[k] = !newest || sh_T == h_T[k];
+            assign ok_hist_age[k] = !newest || sh_age == k;
+            // f's words show the newest touch whose loop has written.
+            if (k >= LAT) begin : g_written
+                wire written = h_t[k] && none_w[k];
+                assign ok_tok[k] = !written || e_tok == h_T[k];
+                assign ok_stamp[k] = !written || sh_now - e_stm == k - 15;
+            end else begin : g_flight
+                assign ok_tok[k] = 1'b1;
+                assign ok_stamp[k] = 1'b1;
+            end
+            // The forwarding records: `w(j)` holds the tokens of the loop
+            // j cycles ago, the touch of 15 + j cycles ago.
+            if (k >= LAT && k <= LAT + 13) begin : g_record
+                assign ok_record[k] = !h_t[k] || wr[k-15] == h_T[k];
+            end else begin : g_no_record
+                assign ok_record[k] = 1'b1;
+            end
+            // The touches in flight (after the clearing, when the stages
+            // hold nothing from before the reset).
+            if (k <= 15) begin : g_stage
+                assign ok_stage[k] = sh_busy || (pv[k] && pf[k] == f) == h_t[k];
+            end else begin : g_no_stage
+                assign ok_stage[k] = 1'b1;
+            end
+        end
+    endgenerate
+    always @(*)
+        if (f_past) begin
+            l_hist_T: assert(&ok_hist_T);
+            l_hist_age: assert(&ok_hist_age);
+            l_tok: assert(&ok_tok);
+            l_stamp: assert(&ok_stamp);
+            l_record: assert(&ok_record);
+            l_stage: assert(&ok_stage);
+        end
+    always @(*)
+        if (f_past && !sh_busy) begin
+            l_w1: assert((w1v && w1f == f) == h_t[16]);
+            l_w2: assert((w2v && w2f == f) == h_t[17]);
+        end
+`endif
+
+`ifdef CHECK_P4
+    // The window's bucket is the rule's avail as long as nothing changed:
+    // min(D, T + R x age) with the rule's T and age of the touch's cycle.
+    reg [LAT:1][30:0] q_T;
+    reg [LAT:1][TB-1:0] q_age;
+    always @(posedge clk) begin
+        q_T <= {q_T[LAT-1:1], sh_T};
+        q_age <= {q_age[LAT-1:1], sh_age};
+    end
+    wire [EW-1:0] q_earned = q_rate[LAT] * q_age[LAT];
+    wire [SW-1:0] q_filled = q_T[LAT] + q_earned;
+    wire [30:0] q_avail = q_filled >= q_depth[LAT] ? q_depth[LAT] : q_filled[30:0];
+    always @(*)
+        if (f_past && q_on[LAT])
+            l_window_rule: assert(sb_now == {1'b0, q_avail});
+`endif
+
+endmodule
