@@ -44,7 +44,7 @@
 // docs/formal.md "NP"). The tracked flow f is that address; the three are
 // assumed equal.
 //
-// Invariants (the L* assertions, proven with P1 and P4): the registers,
+// Invariants (the L* assertions, asserted with P1 and P4, so proven with them): the registers,
 // time, the clearing and the refresh counter equal the wrapper's; f's
 // words as a read issued now sees them (the writes of the last two cycles
 // applied) hold the rule's state as of the last touch whose loop has
@@ -355,7 +355,7 @@ module pacer_formal (
             p4_window: assert(sb_now >= q_cost[LAT]);
 `endif
 
-    // ---- Invariants (proven with P1 and P4; the clearing's with P3 too) ------------
+    // ---- Invariants (asserted with P1 and P4; the clearing's with P3 too) ------------
 `ifdef CHECK_P1
 `define F_LEMMAS
 `define F_CLEAR_LEMMAS
