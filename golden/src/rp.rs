@@ -916,6 +916,11 @@ pub struct VisitLog {
     pub byte_increase: bool,
     pub decrease: bool,
     pub cnp: bool,
+    /// The visit lowered `Rc` for congestion: `paper`'s cut at a CNP (the
+    /// first included), `nvidia`/`ns3`'s cut at a decrease tick, or their
+    /// first CNP's `first_cnp_rate` (when not 0). The rate stream's
+    /// `rate_cut` is this bit of a visit that changed `Rc`.
+    pub cut: bool,
 }
 
 /// The visit: docs/rp.md §"The visit", on the numbers of `a`. Returns what
@@ -935,6 +940,7 @@ pub fn visit<A: Arith>(
             return log; // a byte-counter event of a flow at line rate: nothing
         }
         log.cnp = true;
+        log.cut = paper || p.first_cnp_rate != 0;
         // First CNP: the flow's rate state starts from line rate and alpha_init.
         ctl.limited = true;
         ctl.t = 0;
@@ -1005,6 +1011,7 @@ pub fn visit<A: Arith>(
             ctl.inc_on = true;
             ctl.inc_stamp = b_tick;
             log.decrease = true;
+            log.cut = true;
             k = elapsed - to_b;
         }
         if k > 0 {
@@ -1033,6 +1040,7 @@ pub fn visit<A: Arith>(
     if c.cnp {
         log.cnp = true;
         if paper {
+            log.cut = true;
             let old = st.alpha;
             cut_with(a, p, ctl, st, old);
             st.alpha = a.decay(old, 1, true);
@@ -1155,6 +1163,9 @@ pub struct RpOut {
     /// 0 when `rate_valid` is low.
     pub rate_flow: u32,
     pub rate_rc: u32,
+    /// The visit that changed `Rc` applied a cut ([`VisitLog::cut`]); low
+    /// when `rate_valid` is.
+    pub rate_cut: bool,
 }
 
 /// The capture state of a flow.
@@ -1205,7 +1216,8 @@ pub struct Rp {
     /// Flow visited in each of the last `DEPTH - 1` cycles (newest first).
     inflight: VecDeque<Option<u32>>,
     /// Rate outputs in flight, the oldest at the front (`DEPTH` entries).
-    outs: VecDeque<Option<(u32, u32)>>,
+    /// (flow, `Rc`, cut).
+    outs: VecDeque<Option<(u32, u32, bool)>>,
     /// The last visit (cycle, flow, log), for tests.
     last_visit: Option<(u64, u32, VisitLog)>,
     /// The same visits on reals ([`Rp::with_real_shadow`]).
@@ -1418,6 +1430,7 @@ impl Rp {
             rate_valid: o.is_some(),
             rate_flow: o.map_or(0, |o| o.0),
             rate_rc: o.map_or(0, |o| o.1),
+            rate_cut: o.is_some_and(|o| o.2),
         }
     }
 
@@ -1521,7 +1534,7 @@ impl Rp {
         out
     }
 
-    fn visit(&mut self, n: u64, flow: u32) -> Option<(u32, u32)> {
+    fn visit(&mut self, n: u64, flow: u32) -> Option<(u32, u32, bool)> {
         let shape = self.config.shape;
         let cap = self.capture[flow as usize];
         let f = &mut self.flows[flow as usize];
@@ -1551,7 +1564,7 @@ impl Rp {
             s.diverged |= ctl != f.ctl || real_log != log;
         }
         self.last_visit = Some((n, flow, log));
-        (f.ctl.limited && f.st.rc != before).then_some((flow, f.st.rc))
+        (f.ctl.limited && f.st.rc != before).then_some((flow, f.st.rc, log.cut))
     }
 
     /// The capture of one event; the flow to queue for a visit, if the

@@ -120,6 +120,8 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     pub m_rate_flow: Signal<Out, Bits<FB>>,
     /// Mb/s; 0 when not valid.
     pub m_rate_rc: Signal<Out, Bits<19>>,
+    /// The change is a cut (golden `RpOut::rate_cut`); 0 when not valid.
+    pub m_rate_cut: Signal<Out, Bit>,
 
     // ---- Memories and the visit's arithmetic ------------------------------
     srate: PipeRam<52, FB>,
@@ -328,9 +330,11 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     o1_valid: DFF<Bit>,
     o1_flow: DFF<Bits<FB>>,
     o1_rc: DFF<Bits<19>>,
+    o1_cut: DFF<Bit>,
     o2_valid: DFF<Bit>,
     o2_flow: DFF<Bits<FB>>,
     o2_rc: DFF<Bits<19>>,
+    o2_cut: DFF<Bit>,
 
     // ---- Combinational ------------------------------------------------------
     busy: Signal<Local, Bit>,
@@ -613,9 +617,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             o1_valid,
             o1_flow,
             o1_rc,
+            o1_cut,
             o2_valid,
             o2_flow,
-            o2_rc
+            o2_rc,
+            o2_cut
         );
         for k in 0..NV1 {
             self.v_valid[k].clock.next = self.clk.val();
@@ -1361,20 +1367,25 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill.val();
         self.o1_flow.d.next = 0.into();
         self.o1_rc.d.next = 0.into();
+        self.o1_cut.d.next = false;
         if self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill.val() {
             self.o1_flow.d.next = self.visit.out_flow.val();
             self.o1_rc.d.next = self.visit.out_rc.val();
+            self.o1_cut.d.next = self.visit.out_cut.val();
         }
         self.o2_valid.d.next = self.o1_valid.q.val() & !self.kill.val();
         self.o2_flow.d.next = 0.into();
         self.o2_rc.d.next = 0.into();
+        self.o2_cut.d.next = false;
         if self.o1_valid.q.val() & !self.kill.val() {
             self.o2_flow.d.next = self.o1_flow.q.val();
             self.o2_rc.d.next = self.o1_rc.q.val();
+            self.o2_cut.d.next = self.o1_cut.q.val();
         }
         self.m_rate_valid.next = self.o2_valid.q.val();
         self.m_rate_flow.next = self.o2_flow.q.val();
         self.m_rate_rc.next = self.o2_rc.q.val();
+        self.m_rate_cut.next = self.o2_cut.q.val();
 
         // ---- The clearing takes every write port ------------------------------
         if self.sweep.val() {
@@ -1421,28 +1432,29 @@ pub fn raw_verilog(config: &RpConfig) -> Result<String, ParamError> {
 /// Why the tables' second read ports are left unread (docs/lint.md).
 const SECOND_PORT: &str = "PipeRam's second read port; RP reads one, synthesis drops that copy";
 
+/// The signals of RP's top module left unread on purpose, with the
+/// reasons (docs/lint.md), waived wherever the module is emitted.
+pub const LINT_WAIVERS: &[(&str, &str)] = &[
+    ("srate$read_data_b", SECOND_PORT),
+    ("sctl$read_data_b", SECOND_PORT),
+    ("cacc$read_data_b", SECOND_PORT),
+    (
+        "visit$fill_busy",
+        "the top's busy count outlasts the power table's fill; RpVisit's own tests read it",
+    ),
+    (
+        "s_cfg_data",
+        "bits 31:24: the register port carries 32-bit words, RP's widest register is 24 bits",
+    ),
+    (
+        "sum2",
+        "bit 24 dropped: the byte count is kept mod 2^24, bit 25 is the sign",
+    ),
+];
+
 /// The finished Verilog file for RP.
 pub fn verilog(config: &RpConfig) -> Result<String, ParamError> {
-    let raw = crate::emit::waive_unused(
-        &raw_verilog(config)?,
-        &[
-            ("srate$read_data_b", SECOND_PORT),
-            ("sctl$read_data_b", SECOND_PORT),
-            ("cacc$read_data_b", SECOND_PORT),
-            (
-                "visit$fill_busy",
-                "the top's busy count outlasts the power table's fill; RpVisit's own tests read it",
-            ),
-            (
-                "s_cfg_data",
-                "bits 31:24: the register port carries 32-bit words, RP's widest register is 24 bits",
-            ),
-            (
-                "sum2",
-                "bit 24 dropped: the byte count is kept mod 2^24, bit 25 is the sign",
-            ),
-        ],
-    );
+    let raw = crate::emit::waive_unused(&raw_verilog(config)?, LINT_WAIVERS);
     let s = &config.shape;
     let r = &config.reset;
     let mut params = vec![
@@ -1505,6 +1517,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize>
             rate_valid: b.m_rate_valid.val(),
             rate_flow: b.m_rate_flow.val().to_u32(),
             rate_rc: b.m_rate_rc.val().to_u32(),
+            rate_cut: b.m_rate_cut.val(),
         };
         b.clk.next = Clock { clk: true };
         assert!(

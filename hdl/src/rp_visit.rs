@@ -237,6 +237,10 @@ pub struct RpVisit<const FB: usize, const W: usize> {
     pub out_dmark: Signal<Out, Bit>,
     /// `Rc` changed (the top's rate output); low when `out_valid` is low.
     pub out_changed: Signal<Out, Bit>,
+    /// The change is a cut (golden `VisitLog::cut`): cut B was made
+    /// (`paper`: a CNP; `nvidia`/`ns3`: a decrease tick), or a first CNP of
+    /// `nvidia`/`ns3` set `first_cnp_rate`. Low when `out_changed` is.
+    pub out_cut: Signal<Out, Bit>,
     /// The power table is being filled.
     pub fill_busy: Signal<Out, Bit>,
 
@@ -372,7 +376,9 @@ pub struct RpVisit<const FB: usize, const W: usize> {
     /// The new `inc_stamp`, @14..@57.
     c_is_out: Vec<DFF<Bits<W>>>,
     /// `{changed, Rt, Rc}`, @33..@57.
-    c_rw: Vec<DFF<Bits<39>>>,
+    c_rw: Vec<DFF<Bits<40>>>,
+    /// The visit cuts (see `out_cut`), @5..@32.
+    c_cut: Vec<DFF<Bit>>,
     /// `Rc` before the visit (line rate if not limited), @13..@32.
     c_rcb: Vec<DFF<Bits<19>>>,
     /// Chain A: `Rt` after its `n_A` events @13..@17, the byte step
@@ -546,8 +552,9 @@ pub struct RpVisit<const FB: usize, const W: usize> {
     /// `2^W - 1` in 16 bits; `W`.
     wmask16: Param<Bits<16>>,
     wbits: Param<Bits<4>>,
-    /// `2^38`: the changed flag in `c_rw`.
-    changed_bit: Param<Bits<39>>,
+    /// `2^38`, `2^39`: the changed and cut flags in `c_rw`.
+    changed_bit: Param<Bits<40>>,
+    cut_bit: Param<Bits<40>>,
 }
 
 /// `n` fresh (default) elements.
@@ -612,6 +619,7 @@ impl<const FB: usize, const W: usize> RpVisit<FB, W> {
             c_fw: fresh(37),
             c_is_out: fresh(44),
             c_rw: fresh(25),
+            c_cut: fresh(28),
             c_rcb: fresh(20),
             c_rt_as: fresh(5),
             c_st_b: fresh(3),
@@ -671,6 +679,7 @@ impl<const FB: usize, const W: usize> RpVisit<FB, W> {
             wmask16: Param::new(((1u64 << W) - 1).to_bits()),
             wbits: Param::new((W as u64).to_bits()),
             changed_bit: Param::new((1u64 << 38).to_bits()),
+            cut_bit: Param::new((1u64 << 39).to_bits()),
             ..Default::default()
         }
     }
@@ -905,6 +914,12 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
             self.c_n[i].d.next = self.c_n[i - 1].q.val();
             self.c_byte_c2[i].d.next = self.c_byte_c2[i - 1].q.val();
             self.c_rt_b2[i].d.next = self.c_rt_b2[i - 1].q.val();
+        }
+        for i in 0..28 {
+            self.c_cut[i].clock.next = self.clk.val();
+        }
+        for i in 1..28 {
+            self.c_cut[i].d.next = self.c_cut[i - 1].q.val();
         }
         for i in 0..14 {
             self.c_byte_a[i].clock.next = self.clk.val();
@@ -1366,6 +1381,12 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
         self.c_docut[0].d.next = self.c_split[0].q.val();
         if self.profile.val() == 0 {
             self.c_docut[0].d.next = self.c_cnp[3].q.val();
+        }
+        // The cut flag of the output: cut B, or a first CNP's first_cnp_rate.
+        self.c_cut[0].d.next = self.c_split[0].q.val()
+            | (self.c_first[2].q.val() & (self.first_cnp_rate.val() != 0));
+        if self.profile.val() == 0 {
+            self.c_cut[0].d.next = self.c_cnp[3].q.val();
         }
         self.s5_ainc.d.next = 0.into();
         if self.s4_k.q.val() == 1 {
@@ -2080,12 +2101,18 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
         }
 
         // ---- @32 -> @33: changed; then the delay line to @57 ------------------------------------
-        self.c_rw[0].d.next = bit_cast::<39, 19>(self.s32_rcf.q.val())
-            | (bit_cast::<39, 19>(self.s32_rtf.q.val()) << 19);
+        self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
+            | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19);
         if self.c_fw[11].q.val().get_bit(10) & (self.s32_rcf.q.val() != self.c_rcb[19].q.val()) {
-            self.c_rw[0].d.next = bit_cast::<39, 19>(self.s32_rcf.q.val())
-                | (bit_cast::<39, 19>(self.s32_rtf.q.val()) << 19)
+            self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
+                | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19)
                 | self.changed_bit.val();
+            if self.c_cut[27].q.val() {
+                self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
+                    | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19)
+                    | self.changed_bit.val()
+                    | self.cut_bit.val();
+            }
         }
 
         // ---- Reset and kill: the valid bits only --------------------------------------------------
@@ -2099,6 +2126,7 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
         self.out_rc.next = self.c_rw[24].q.val().get_bits::<19>(0);
         self.out_rt.next = self.c_rw[24].q.val().get_bits::<19>(19);
         self.out_changed.next = self.c_rw[24].q.val().get_bit(38) & self.c_v[56].q.val();
+        self.out_cut.next = self.c_rw[24].q.val().get_bit(39) & self.c_v[56].q.val();
         self.out_t.next = self.c_fw[36].q.val().get_bits::<5>(0);
         self.out_bc.next = self.c_fw[36].q.val().get_bits::<5>(5);
         self.out_limited.next = self.c_fw[36].q.val().get_bit(10);
@@ -2169,6 +2197,7 @@ mod tests {
         rt: u32,
         alpha: u32,
         changed: bool,
+        cut: bool,
     }
 
     /// The golden visit.
@@ -2183,7 +2212,7 @@ mod tests {
             bc_event: v.bc_event,
         };
         let (mut ctl, mut st) = (v.ctl, v.st);
-        visit(&Exact(pw), &ctx, &mut ctl, &mut st);
+        let log = visit(&Exact(pw), &ctx, &mut ctl, &mut st);
         let before = if v.ctl.limited { v.st.rc } else { p.line_rate };
         Outcome {
             flow: v.flow,
@@ -2192,6 +2221,7 @@ mod tests {
             rt: st.rt,
             alpha: st.alpha,
             changed: ctl.limited && st.rc != before,
+            cut: ctl.limited && st.rc != before && log.cut,
         }
     }
 
@@ -2281,6 +2311,7 @@ mod tests {
                 rt: b.out_rt.val().to_u32(),
                 alpha: b.out_alpha.val().to_u32(),
                 changed: b.out_changed.val(),
+                cut: b.out_cut.val(),
             });
             assert!(
                 b.out_valid.val() || !b.out_changed.val(),
@@ -2444,6 +2475,8 @@ mod tests {
         byte: u64,
         cut_cnp: u64,
         changed: u64,
+        /// Changes that are cuts.
+        cut: u64,
         /// Decays: with `k = 1`, `k > 1`, `k >= 64`; with the raise.
         decay_k1: u64,
         decay_kn: u64,
@@ -2582,6 +2615,7 @@ mod tests {
                 sent += 1;
                 count(cover, p, &pw, v);
                 cover.changed += o.changed as u64;
+                cover.cut += o.cut as u64;
             }
             let (out, _) = bench.cycle(false, false, false, v.as_ref());
             cover.cycles += 1;
@@ -2673,6 +2707,7 @@ mod tests {
             ("idle", c.idle),
             ("byte", c.byte),
             ("changed", c.changed),
+            ("cut", c.cut),
             ("decay k = 1", c.decay_k1),
             ("decay k > 1", c.decay_kn),
             ("decay with raise", c.decay_mark),

@@ -81,6 +81,7 @@ impl Block for RpBlock {
         v[1] = o.rate_valid as u128;
         v[2] = o.rate_flow as u128;
         v[3] = o.rate_rc as u128;
+        v[4] = o.rate_cut as u128;
     }
 
     fn golden(c: &RpConfig) -> Rp {
