@@ -12,6 +12,7 @@
 
 pub mod cp;
 pub mod error;
+pub mod nic;
 pub mod np;
 pub mod pacer;
 pub mod register;
