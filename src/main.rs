@@ -42,6 +42,14 @@ enum Cmd {
         #[arg(long)]
         params: Option<PathBuf>,
     },
+    /// Print the AXI4-Lite register map of a block that has one (`nic`) as
+    /// the Markdown table of its docs page, from the one source.
+    Regmap {
+        block: String,
+        /// Generation-time parameters (docs/params.md).
+        #[arg(long)]
+        params: Option<PathBuf>,
+    },
     /// Check the Verilog of a block against its golden model under Verilator
     /// with random stimulus, random valid runtime parameters, random reset
     /// values (without --params) and a random power-up state.
@@ -277,6 +285,18 @@ fn load_params(path: Option<&std::path::Path>) -> Result<ParamsFile> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.cmd {
+        Cmd::Regmap { block, params } => {
+            if block != "nic" {
+                bail!(
+                    "block `{block}` has no AXI4-Lite register map (the blocks take \
+                     their registers on cfg ports; `nic` maps them all)"
+                );
+            }
+            let params = load_params(params.as_deref())?;
+            let config = params.config::<ccrtl_sim::nic::NicBlock>()?;
+            print!("{}", ccrtl_golden::nic::regmap_markdown(&config)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Emit { block, out, params } => {
             let blocks = commands::named(&block)?;
             let params = load_params(params.as_deref())?;
@@ -286,6 +306,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 files.push((
                     out.join(ccrtl_hdl::emit::file_name(b.name())),
                     b.emit(&params)?,
+                ));
+                files.push((
+                    out.join(ccrtl_hdl::emit::core_file_name(b.name())),
+                    ccrtl_hdl::emit::core_file(b.name()),
                 ));
             }
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;

@@ -8,6 +8,7 @@
 pub mod cp;
 pub mod emit;
 pub mod mul;
+pub mod nic;
 pub mod np;
 pub mod pacer;
 pub mod param;

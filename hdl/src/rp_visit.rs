@@ -1383,8 +1383,8 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
             self.c_docut[0].d.next = self.c_cnp[3].q.val();
         }
         // The cut flag of the output: cut B, or a first CNP's first_cnp_rate.
-        self.c_cut[0].d.next = self.c_split[0].q.val()
-            | (self.c_first[2].q.val() & (self.first_cnp_rate.val() != 0));
+        self.c_cut[0].d.next =
+            self.c_split[0].q.val() | (self.c_first[2].q.val() & (self.first_cnp_rate.val() != 0));
         if self.profile.val() == 0 {
             self.c_cut[0].d.next = self.c_cnp[3].q.val();
         }

@@ -8,6 +8,7 @@ pub mod formal;
 pub mod fsutil;
 pub mod lockstep;
 pub mod mutate;
+pub mod nic;
 pub mod np;
 pub mod pacer;
 pub mod params;

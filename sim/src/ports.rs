@@ -71,8 +71,32 @@ pub enum Care {
 /// naming convention of the streams (`s_<stream>_valid` gates
 /// `s_<stream>_*`); the port list written once is all it needs.
 pub fn cares(ins: &[Port]) -> Vec<Care> {
+    let find = |valid: &str| ins.iter().position(|q| q.name == valid);
     ins.iter()
         .map(|p| {
+            // AXI4-Stream: `s_axis_<stream>_tdata` (and `tkeep`, ...) gated
+            // by `s_axis_<stream>_tvalid`; AXI4-Lite: `s_axil_<ch>addr`,
+            // `s_axil_<ch>data`, `s_axil_<ch>strb` by `s_axil_<ch>valid`.
+            if let Some(rest) = p.name.strip_prefix("s_axis_") {
+                if let Some((stream, field)) = rest.rsplit_once('_') {
+                    if field.starts_with('t') && field != "tvalid" {
+                        if let Some(k) = find(&format!("s_axis_{stream}_tvalid")) {
+                            return Care::Gated(k);
+                        }
+                    }
+                }
+                return Care::Always;
+            }
+            if let Some(field) = p.name.strip_prefix("s_axil_") {
+                for suffix in ["addr", "data", "strb", "prot"] {
+                    if let Some(ch) = field.strip_suffix(suffix) {
+                        if let Some(k) = find(&format!("s_axil_{ch}valid")) {
+                            return Care::Gated(k);
+                        }
+                    }
+                }
+                return Care::Always;
+            }
             let Some(rest) = p.name.strip_prefix("s_") else {
                 return Care::Always;
             };
@@ -223,6 +247,45 @@ mod tests {
                 Care::Always, // no s_deq_valid: not a stream
                 Care::Gated(5),
                 Care::Always,
+                Care::Always,
+            ]
+        );
+    }
+
+    #[test]
+    fn axi_payloads_are_gated_by_their_channels_valid() {
+        let ins = [
+            Port::input("rst", 1),
+            Port::input("s_axis_rx_tvalid", 1),
+            Port::input("s_axis_rx_tdata", 15),
+            Port::input("m_axis_cnp_tready", 1),
+            Port::input("s_axis_tx_tdata", 28), // no s_axis_tx_tvalid
+            Port::input("s_axil_awvalid", 1),
+            Port::input("s_axil_awaddr", 12),
+            Port::input("s_axil_wvalid", 1),
+            Port::input("s_axil_wdata", 32),
+            Port::input("s_axil_wstrb", 4),
+            Port::input("s_axil_bready", 1),
+            Port::input("s_axil_arvalid", 1),
+            Port::input("s_axil_araddr", 12),
+            Port::input("s_axil_rready", 1),
+        ];
+        assert_eq!(
+            cares(&ins),
+            vec![
+                Care::Always,
+                Care::Always,
+                Care::Gated(1),
+                Care::Always,
+                Care::Always,
+                Care::Always,
+                Care::Gated(5),
+                Care::Always,
+                Care::Gated(7),
+                Care::Gated(7),
+                Care::Always,
+                Care::Always,
+                Care::Gated(11),
                 Care::Always,
             ]
         );

@@ -10,6 +10,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::np::NpBlock>::NEW,
     &Registered::<crate::rp::RpBlock>::NEW,
     &Registered::<crate::pacer::PacerBlock>::NEW,
+    &Registered::<crate::nic::NicBlock>::NEW,
 ];
 
 /// The names of the blocks.
