@@ -32,7 +32,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Write DIR/ccrtl_<block>.v for one block or all.
+    /// Write DIR/ccrtl_<block>.v and its FuseSoC core DIR/ccrtl_<block>.core
+    /// for one block or all.
     Emit {
         /// Block name, or `all`.
         block: String,

@@ -1052,7 +1052,7 @@ fn replay_example_in_the_docs_is_what_both_engines_print() {
 }
 
 #[test]
-fn emit_writes_one_file_per_block_with_the_params_file_applied() {
+fn emit_writes_each_blocks_verilog_and_core_with_the_params_file_applied() {
     let (out, out_dir) = emit_with_params(
         "emit-good",
         "[cp]\ndepth_bits = 20\nlen_bits = 12\n[cp.reset]\nkmin = 100\nkmax = 900\npmax = 0.25\nkdrop = 500\nbuf_max = 1000\nseed = 9\n",
@@ -1069,10 +1069,18 @@ fn emit_writes_one_file_per_block_with_the_params_file_applied() {
     files.sort();
     let mut expected: Vec<std::ffi::OsString> = ccrtl_sim::registry::names()
         .iter()
-        .map(|b| ccrtl_hdl::emit::file_name(b).into())
+        .flat_map(|b| {
+            [
+                ccrtl_hdl::emit::file_name(b).into(),
+                ccrtl_hdl::emit::core_file_name(b).into(),
+            ]
+        })
         .collect();
     expected.sort();
-    assert_eq!(files, expected, "one file per block, no temporary left");
+    assert_eq!(
+        files, expected,
+        "the Verilog and its FuseSoC core per block, no temporary left"
+    );
     let text = std::fs::read_to_string(out_dir.join("ccrtl_cp.v")).unwrap();
     assert!(text.contains("input wire  [19:0] s_cfg_kmin;"));
     assert!(text.contains("reset.pmax    = 16384 (Q1.16, = 0.25)"));

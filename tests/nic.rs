@@ -185,7 +185,6 @@ impl BlockTests for NicBlock {
 #[ignore = "deep tier: make test-deep (a Verilator model of the nic per bug)"]
 fn hand_written_glue_bugs_are_caught() {
     let c = NicBlock::short_config();
-    let good = NicBlock::verilog(&c);
     let bugs: &[(&str, &str, &str)] = &[
         (
             "the r_min bit table's clearing skips flow 0 (a reset cycle writes the pointer's flow)",
@@ -213,17 +212,7 @@ fn hand_written_glue_bugs_are_caught() {
             "        store = cnp_v & ((fifo_count$q <= fifo_cap) | pop);",
         ),
     ];
-    for (what, from, to) in bugs {
-        assert_eq!(
-            good.matches(from).count(),
-            1,
-            "{what}: `{from}` not found once"
-        );
-        let bad = good.replace(from, to);
-        let r = common::conformance::verilator_run::<NicBlock>(&c, &bad, 1, 1_000_000);
-        assert!(r.mismatches > 0, "{what}: not caught in 1e6 cycles");
-        eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
-    }
+    common::conformance::hand_written_bugs_are_caught::<NicBlock>(&c, bugs, 1_000_000);
 }
 
 /// docs/nic.md holds the register map of the default configuration as

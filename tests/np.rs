@@ -260,9 +260,7 @@ const SCRUB_START: &str = "the scrubber's valids rise only when the clearing end
 /// random stimulus within 1e6 cycles.
 #[test]
 fn hand_written_flow_table_bugs_are_caught() {
-    use ccrtl_sim::block::Block;
     let c = small(37);
-    let good = NpBlock::verilog(&c);
     let bugs: &[(&str, &str, &str)] = &[
         (
             "the packet one ahead's CNP compared as two cycles old",
@@ -310,15 +308,5 @@ fn hand_written_flow_table_bugs_are_caught() {
             ";",
         ),
     ];
-    for (what, from, to) in bugs {
-        assert_eq!(
-            good.matches(from).count(),
-            1,
-            "{what}: `{from}` not found once"
-        );
-        let bad = good.replace(from, to);
-        let r = common::conformance::verilator_run::<NpBlock>(&c, &bad, 1, 1_000_000);
-        assert!(r.mismatches > 0, "{what}: not caught in 1e6 cycles");
-        eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
-    }
+    common::conformance::hand_written_bugs_are_caught::<NpBlock>(&c, bugs, 1_000_000);
 }

@@ -199,7 +199,6 @@ impl BlockTests for PacerBlock {
 #[test]
 fn hand_written_forwarding_bugs_are_caught() {
     let c = PacerBlock::short_config();
-    let good = PacerBlock::verilog(&c);
     let bugs: &[(&str, &str, &str)] = &[
         (
             "the rate update of the cycle before (it collides with the read) not forwarded",
@@ -247,17 +246,7 @@ fn hand_written_forwarding_bugs_are_caught() {
             "        p6_age$d = now$q - stm$read_data_a + ten - 15'h1;",
         ),
     ];
-    for (what, from, to) in bugs {
-        assert_eq!(
-            good.matches(from).count(),
-            1,
-            "{what}: `{from}` not found once"
-        );
-        let bad = good.replace(from, to);
-        let r = common::conformance::verilator_run::<PacerBlock>(&c, &bad, 1, 1_000_000);
-        assert!(r.mismatches > 0, "{what}: not caught in 1e6 cycles");
-        eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
-    }
+    common::conformance::hand_written_bugs_are_caught::<PacerBlock>(&c, bugs, 1_000_000);
 }
 
 const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {

@@ -96,6 +96,29 @@ pub fn verilator_run<B: Block>(
     lockstep::run::<B>(c, seed, &mut [&mut dut], &RunOptions::new(cycles)).unwrap()
 }
 
+/// Bugs written by hand into a block's emitted Verilog, each `(what, the
+/// line as emitted, its replacement)`: every line is found exactly once,
+/// and every bug is caught by the default stimulus within `cycles` (seed
+/// 1). Prints the cycle each was caught at.
+pub fn hand_written_bugs_are_caught<B: Block>(
+    c: &B::Config,
+    bugs: &[(&str, &str, &str)],
+    cycles: u64,
+) {
+    let good = B::verilog(c);
+    for (what, from, to) in bugs {
+        assert_eq!(
+            good.matches(from).count(),
+            1,
+            "{what}: `{from}` not found once"
+        );
+        let bad = good.replace(from, to);
+        let r = verilator_run::<B>(c, &bad, 1, cycles);
+        assert!(r.mismatches > 0, "{what}: not caught in {cycles} cycles");
+        eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
+    }
+}
+
 /// The ports a Verilog file declares in its top module: (name, input?, width).
 fn declared_ports(verilog: &str, top: &str) -> Vec<(String, bool, u32)> {
     let mut out = vec![];
