@@ -87,6 +87,7 @@
 //!   from before the reset comes out after it).
 
 use crate::error::ParamError;
+use crate::mask;
 use crate::xorshift;
 
 /// Cycles from an enqueue to its decision on the outputs.
@@ -743,13 +744,5 @@ pub mod reference {
             return None;
         }
         Some((p * super::PMAX_ONE as f64).round() as u32)
-    }
-}
-
-fn mask(bits: u32) -> u32 {
-    if bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
     }
 }

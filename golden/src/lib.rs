@@ -20,3 +20,13 @@ pub mod rp;
 pub mod xorshift;
 
 pub use error::ParamError;
+
+/// The low `bits` bits set (all 32 from 32 up): a register's or port's
+/// width as a mask, shared by the models.
+pub(crate) fn mask(bits: u32) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}

@@ -112,6 +112,7 @@
 //!   `2^F` never get an event, so they are never limited and make no
 //!   rate-stream beat (only the visit spacing grows).
 
+use crate::mask;
 use std::collections::VecDeque;
 
 use crate::error::ParamError;
@@ -1046,14 +1047,6 @@ impl std::fmt::Debug for Nic {
             .field("rp", &self.rp)
             .field("pacer", &self.pacer)
             .finish_non_exhaustive()
-    }
-}
-
-fn mask(bits: u32) -> u32 {
-    if bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
     }
 }
 

@@ -45,6 +45,7 @@
 //!   step: `pkt_ready` is low during its first `F` steps.
 
 use crate::error::ParamError;
+use crate::mask;
 
 /// Cycles from an accepted packet to its decision on the outputs.
 pub const LATENCY: usize = 8;
@@ -370,14 +371,6 @@ impl std::fmt::Debug for Np {
             .field("interval", &self.interval)
             .field("busy_left", &self.busy_left)
             .finish_non_exhaustive()
-    }
-}
-
-fn mask(bits: u32) -> u32 {
-    if bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
     }
 }
 

@@ -81,6 +81,7 @@
 //!   `cfg_addr`.
 
 use crate::error::ParamError;
+use crate::mask;
 pub use crate::register::Register;
 
 /// Cycles from an accepted request to its decision on the outputs.
@@ -650,14 +651,6 @@ impl std::fmt::Debug for Pacer {
             .field("busy_left", &self.busy_left)
             .field("j", &self.j)
             .finish_non_exhaustive()
-    }
-}
-
-fn mask(bits: u32) -> u32 {
-    if bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
     }
 }
 

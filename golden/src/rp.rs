@@ -57,6 +57,7 @@
 //! the first visit after it, so that is the worst-case lateness, which
 //! `tests` drive and measure.
 
+use crate::mask;
 use std::collections::VecDeque;
 
 use crate::ParamError;
@@ -378,14 +379,6 @@ pub const REGISTERS: &[Register] = &[
         doc: "bit 0 clamp_tgt_rate, bit 1 clamp_after_time_inc",
     },
 ];
-
-fn mask(bits: u32) -> u32 {
-    if bits >= 32 {
-        u32::MAX
-    } else {
-        (1u32 << bits) - 1
-    }
-}
 
 /// Rate units of `mbps` Mb/s, rounded to nearest.
 pub fn units(mbps: f64) -> u32 {
