@@ -381,3 +381,30 @@ fn mutants_that_found_stimulus_gaps_are_caught() {
         eprintln!("{what}: caught at cycle {}", r.first[0].cycle);
     }
 }
+
+/// The rate stream's cut flag (`m_rate_cut`), planted wrong three ways in
+/// the visit: each must be caught by the default stimulus.
+#[test]
+#[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+fn planted_bugs_in_the_cut_flag_are_caught() {
+    use ccrtl_sim::block::Block;
+    let c = RpBlock::mutation_config();
+    let bugs: &[(&str, &str, &str)] = &[
+        (
+            "nvidia/ns3: a first CNP that sets first_cnp_rate is not flagged as a cut",
+            "c_cut$0$d = c_split$0$q | (c_first$2$q & (first_cnp_rate != 32'h0));",
+            "c_cut$0$d = c_split$0$q;",
+        ),
+        (
+            "paper: the cut flag taken from the decrease tick's split instead of the CNP",
+            "            c_cut$0$d = c_cnp$3$q;",
+            "            c_cut$0$d = c_split$0$q;",
+        ),
+        (
+            "the flag read from the bit below it in the delay line (Rc's top bit)",
+            "out_cut = c_rw$24$q[32'h27] & c_v$56$q;",
+            "out_cut = c_rw$24$q[32'h26] & c_v$56$q;",
+        ),
+    ];
+    common::conformance::hand_written_bugs_are_caught::<RpBlock>(&c, bugs, 500_000);
+}

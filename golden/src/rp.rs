@@ -68,7 +68,7 @@ pub const DEPTH: usize = 64;
 
 /// An event accepted in cycle `n` queues its flow in cycle `n +
 /// CAPTURE_LATENCY`, which the FIFO's turn can take from the next cycle.
-pub const CAPTURE_LATENCY: usize = 5;
+pub const CAPTURE_LATENCY: usize = 6;
 
 /// Rates are in Mb/s in 19 bits (to 524 Gb/s).
 pub const RATE_BITS: u32 = 19;

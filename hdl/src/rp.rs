@@ -40,8 +40,9 @@
 //!   the pending flags. `acc + bytes` and `acc + bytes - B` are added in
 //!   parallel and one is chosen by the sign. A flag raised when not pending
 //!   toggles the capture's half. The words are written, the record `w[0]`
-//!   loaded, and the flow pushed into the FIFO if nothing was pending and
-//!   something is now.
+//!   loaded, and the push noted if nothing was pending and something is
+//!   now.
+//! - n+6 (q6): the flow pushed into the FIFO.
 //!
 //! # Engine (a visit in cycle v)
 //! - v: the scheduler takes the FIFO's head on its turn (`turn`, toggling
@@ -186,6 +187,8 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// The flow the clearing writes this cycle (0: none, after the reset
     /// cycle's flow 0).
     sweep_ptr: DFF<Bits<FB>>,
+    /// `sweep_ptr != 0`, kept as a register (off the kill's path).
+    sweeping: DFF<Bit>,
     fill_q: DFF<Bit>,
 
     // ---- Scheduler and FIFO -------------------------------------------------
@@ -218,7 +221,7 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// The in-flight check, two cycles ahead. A cycle's candidate is the
     /// round robin's flow or the FIFO's head; `a`, `b`, `c`, `d` are the
     /// flows that can be the next cycle's: `rr`, `rr_plus`, `f_head` and
-    /// the capture's `q5_flow` (pushed into an empty FIFO). `pre_*`: that
+    /// the flow the capture pushes now, `q6_flow` (into an empty FIFO). `pre_*`: that
     /// flow is among the visits of 2..63 cycles back (seen from the next
     /// cycle); `eqr_*`/`eqh_*`: equal to the round robin's flow / the
     /// head, one of which is this cycle's candidate (`fturn`).
@@ -234,7 +237,7 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     eqh_d: DFF<Bit>,
     fturn: DFF<Bit>,
     /// A cycle earlier: the flows that can become `a`..`d` (`rr`,
-    /// `rr_plus`, `rr_plus2`, `f_head`, `f_head2`, `q5_flow`, `q4_flow`)
+    /// `rr_plus`, `rr_plus2`, `f_head`, `f_head2`, `q6_flow`, `q5_flow`)
     /// among the visits of 3..63 cycles back (seen from two cycles on).
     /// In groups of four visits (`NG` groups), ORed in the next cycle.
     c_r: Vec<DFF<Bit>>,
@@ -296,6 +299,15 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     q5_cacc: DFF<Bits<24>>,
     /// The visit of the event's own cycle is of its flow.
     q5_con: DFF<Bit>,
+    /// The FIFO push decided in q5, made in the next cycle.
+    q6_push: DFF<Bit>,
+    q6_flow: DFF<Bits<FB>>,
+    /// The fold's flow compares, made a cycle ahead on q3's flow: `m4_v[i]`
+    /// is q4's flow against `v[3 + i]`'s, `m4_w[k]` against `w[k]`'s (the
+    /// flows shift unconditionally, so the compare of one cycle holds in
+    /// the next; the valids are applied in the fold).
+    m4_v: Vec<DFF<Bit>>,
+    m4_w: Vec<DFF<Bit>>,
     /// The decisions of the last `NW` cycles (`w[0]`: the last cycle's):
     /// the capture half, the pending flags and the byte count written.
     w_valid: Vec<DFF<Bit>>,
@@ -381,6 +393,14 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     dec_acc: Signal<Local, Bits<24>>,
     sum1: Signal<Local, Bits<24>>,
     sum2: Signal<Local, Bits<26>>,
+    /// The sums on each source of the byte count (the words `m`, the fold
+    /// `c`, the last decision `w`), added in parallel and chosen after.
+    s1_m: Signal<Local, Bits<24>>,
+    s1_c: Signal<Local, Bits<24>>,
+    s1_w: Signal<Local, Bits<24>>,
+    s2_m: Signal<Local, Bits<26>>,
+    s2_c: Signal<Local, Bits<26>>,
+    s2_w: Signal<Local, Bits<26>>,
     acc_new: Signal<Local, Bits<24>>,
     raise: Signal<Local, Bits<2>>,
     c_new: Signal<Local, Bits<2>>,
@@ -451,6 +471,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             w_c: many(NW),
             w_p: many(NW1),
             w_acc: many(NW1),
+            m4_v: many(7),
+            m4_w: many(5),
             reset_profile: Param::new(reg(0).to_bits()),
             reset_tick_cycles: Param::new(reg(1).to_bits()),
             reset_flows_in_use: Param::new(reg(2).to_bits()),
@@ -530,6 +552,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             busy_q,
             older_inflight,
             sweep_ptr,
+            sweeping,
             fill_q,
             turn,
             rr,
@@ -594,6 +617,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             q5_cc,
             q5_cacc,
             q5_con,
+            q6_push,
+            q6_flow,
             x1_valid,
             x1_flow,
             x1_tick,
@@ -625,6 +650,12 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         );
         for k in 0..NV1 {
             self.v_valid[k].clock.next = self.clk.val();
+        }
+        for i in 0..7 {
+            self.m4_v[i].clock.next = self.clk.val();
+        }
+        for k in 0..5 {
+            self.m4_w[k].clock.next = self.clk.val();
         }
         for k in 0..NV2 {
             self.v_flow[k].clock.next = self.clk.val();
@@ -688,7 +719,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.busy_q.d.next = true;
         }
         self.fill_q.d.next = self.kill.val();
-        self.sweep.next = self.kill.val() | self.sweep_ptr.q.val().any();
+        self.sweep.next = self.kill.val() | self.sweeping.q.val();
+        self.sweeping.d.next = self.sweeping.q.val() & !self.sweep_ptr.q.val().all();
         self.sweep_addr.next = self.sweep_ptr.q.val();
         if self.sweep_ptr.q.val().any() {
             self.sweep_ptr.d.next = self.sweep_ptr.q.val() + 1;
@@ -696,6 +728,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.kill.val() {
             self.sweep_addr.next = 0.into();
             self.sweep_ptr.d.next = 1.into();
+            self.sweeping.d.next = true;
         }
 
         // ---- Registers: written, reset, taken by the engine -------------------
@@ -941,10 +974,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head2.q.val()) {
                 self.c_h2[k / 4].d.next = true;
             }
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q6_flow.q.val()) {
                 self.c_q[k / 4].d.next = true;
             }
-            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q4_flow.q.val()) {
+            if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
                 self.c_q4[k / 4].d.next = true;
             }
         }
@@ -992,13 +1025,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.pre_c.d.next = self.p2c.val()
             | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.f_head.q.val()));
         self.pre_d.d.next = self.p2d.val()
-            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.q5_flow.q.val()));
+            | (self.v_valid[0].q.val() & (self.v_flow[0].q.val() == self.q6_flow.q.val()));
         self.eqr_b.d.next = self.rr.q.val() == self.rr_plus.q.val();
         self.eqr_c.d.next = self.rr.q.val() == self.f_head.q.val();
-        self.eqr_d.d.next = self.rr.q.val() == self.q5_flow.q.val();
+        self.eqr_d.d.next = self.rr.q.val() == self.q6_flow.q.val();
         self.eqh_a.d.next = self.f_head.q.val() == self.rr.q.val();
         self.eqh_b.d.next = self.f_head.q.val() == self.rr_plus.q.val();
-        self.eqh_d.d.next = self.f_head.q.val() == self.q5_flow.q.val();
+        self.eqh_d.d.next = self.f_head.q.val() == self.q6_flow.q.val();
         self.fturn.d.next = self.fifo_turn.val();
         self.v_valid[0].d.next = self.go.val() & !self.kill.val();
         self.v_flow[0].d.next = self.cand.val();
@@ -1039,6 +1072,15 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.q4_bmb.d.next = self.q3_bmb.q.val();
         self.q4_bon.d.next = self.q3_bon.q.val();
 
+        // The fold's compares, a cycle ahead (q3's flow is q4's next cycle).
+        for i in 0..7 {
+            self.m4_v[i].d.next = self.q3_flow.q.val() == self.v_flow[2 + i].q.val();
+        }
+        self.m4_w[0].d.next = self.q3_flow.q.val() == self.q5_flow.q.val();
+        for k in 1..5 {
+            self.m4_w[k].d.next = self.q3_flow.q.val() == self.w_flow[k - 1].q.val();
+        }
+
         // ---- Capture q4 -> q5: the fold, oldest first ---------------------
         // Cycle j's visit comes before cycle j's capture. Now (n + 4):
         // v[k] is the visit of cycle n + 3 - k, w[k] the capture of n - 2 - k.
@@ -1048,11 +1090,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.cap_c.next = 0.into();
         self.cap_acc.next = 0.into();
         // n - 6
-        if self.v_valid[9].q.val() & (self.v_flow[9].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[9].q.val() & self.m4_v[6].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        if self.w_valid[4].q.val() & (self.w_flow[4].q.val() == self.q4_flow.q.val()) {
+        if self.w_valid[4].q.val() & self.m4_w[4].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = self.w_p[4].q.val();
             self.cap_hit.next = true;
@@ -1060,11 +1102,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.cap_acc.next = self.w_acc[4].q.val();
         }
         // n - 5
-        if self.v_valid[8].q.val() & (self.v_flow[8].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[8].q.val() & self.m4_v[5].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        if self.w_valid[3].q.val() & (self.w_flow[3].q.val() == self.q4_flow.q.val()) {
+        if self.w_valid[3].q.val() & self.m4_w[3].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = self.w_p[3].q.val();
             self.cap_hit.next = true;
@@ -1072,11 +1114,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.cap_acc.next = self.w_acc[3].q.val();
         }
         // n - 4
-        if self.v_valid[7].q.val() & (self.v_flow[7].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[7].q.val() & self.m4_v[4].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        if self.w_valid[2].q.val() & (self.w_flow[2].q.val() == self.q4_flow.q.val()) {
+        if self.w_valid[2].q.val() & self.m4_w[2].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = self.w_p[2].q.val();
             self.cap_hit.next = true;
@@ -1084,11 +1126,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.cap_acc.next = self.w_acc[2].q.val();
         }
         // n - 3
-        if self.v_valid[6].q.val() & (self.v_flow[6].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[6].q.val() & self.m4_v[3].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        if self.w_valid[1].q.val() & (self.w_flow[1].q.val() == self.q4_flow.q.val()) {
+        if self.w_valid[1].q.val() & self.m4_w[1].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = self.w_p[1].q.val();
             self.cap_hit.next = true;
@@ -1096,11 +1138,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.cap_acc.next = self.w_acc[1].q.val();
         }
         // n - 2
-        if self.v_valid[5].q.val() & (self.v_flow[5].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[5].q.val() & self.m4_v[2].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        if self.w_valid[0].q.val() & (self.w_flow[0].q.val() == self.q4_flow.q.val()) {
+        if self.w_valid[0].q.val() & self.m4_w[0].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = self.w_p[0].q.val();
             self.cap_hit.next = true;
@@ -1108,7 +1150,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.cap_acc.next = self.w_acc[0].q.val();
         }
         // n - 1: its visit (its capture is decided now, in q5)
-        if self.v_valid[4].q.val() & (self.v_flow[4].q.val() == self.q4_flow.q.val()) {
+        if self.v_valid[4].q.val() & self.m4_v[1].q.val() {
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
@@ -1125,8 +1167,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.q5_cc.d.next = self.cap_c.val();
         self.q5_cacc.d.next = self.cap_acc.val();
         // n: the visit of the event's own cycle
-        self.q5_con.d.next =
-            self.v_valid[3].q.val() & (self.v_flow[3].q.val() == self.q4_flow.q.val());
+        self.q5_con.d.next = self.v_valid[3].q.val() & self.m4_v[0].q.val();
 
         // ---- Capture q5: the decision (the one-cycle loop) --------------------
         self.dec_c.next = self.cflg.read_data_a.val();
@@ -1148,8 +1189,24 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.dec_p.next = 0.into();
         }
         // The count is kept mod 2^24 (the golden model's mask): sum1 wraps.
-        self.sum1.next = self.dec_acc.val() + bit_cast::<24, 16>(self.q5_bytes.q.val());
-        self.sum2.next = bit_cast::<26, 24>(self.dec_acc.val()) + self.q5_bmb.q.val();
+        // Each source's sums are added in parallel, then chosen as
+        // `dec_acc` is (the adders start from registers).
+        self.s1_m.next = self.cacc.read_data_a.val() + bit_cast::<24, 16>(self.q5_bytes.q.val());
+        self.s1_c.next = self.q5_cacc.q.val() + bit_cast::<24, 16>(self.q5_bytes.q.val());
+        self.s1_w.next = self.w_acc[0].q.val() + bit_cast::<24, 16>(self.q5_bytes.q.val());
+        self.s2_m.next = bit_cast::<26, 24>(self.cacc.read_data_a.val()) + self.q5_bmb.q.val();
+        self.s2_c.next = bit_cast::<26, 24>(self.q5_cacc.q.val()) + self.q5_bmb.q.val();
+        self.s2_w.next = bit_cast::<26, 24>(self.w_acc[0].q.val()) + self.q5_bmb.q.val();
+        self.sum1.next = self.s1_m.val();
+        self.sum2.next = self.s2_m.val();
+        if self.q5_ch.q.val() {
+            self.sum1.next = self.s1_c.val();
+            self.sum2.next = self.s2_c.val();
+        }
+        if self.q5_e1.q.val() {
+            self.sum1.next = self.s1_w.val();
+            self.sum2.next = self.s2_w.val();
+        }
         self.acc_new.next = self.dec_acc.val();
         self.raise.next = 0.into();
         if !self.q5_kind.q.val() {
@@ -1166,6 +1223,9 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.c_new.next = self.dec_c.val() ^ (self.raise.val() & !self.dec_p.val());
         self.p_new.next = self.dec_p.val() | self.raise.val();
         self.queue.next = self.q5_valid.q.val() & !self.dec_p.val().any() & self.raise.val().any();
+        // The push waits a cycle in q6 (off the loop's path).
+        self.q6_push.d.next = self.queue.val() & !self.kill.val();
+        self.q6_flow.d.next = self.q5_flow.q.val();
         self.cacc.write_address.next = self.q5_flow.q.val();
         self.cacc.write_data.next = self.acc_new.val();
         self.cacc.write_enable.next = self.q5_valid.q.val();
@@ -1194,10 +1254,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // `f_head2`, or the push of the last cycle if that wrote it
         // (`f_byp`).
         self.push_ok.next =
-            self.queue.val() & ((self.f_cnt.q.val() != self.fifo_depth.val()) | self.pop.val());
+            self.q6_push.q.val() & ((self.f_cnt.q.val() != self.fifo_depth.val()) | self.pop.val());
         self.fmem.read_address.next = self.f_rd.q.val() + 2;
         self.fmem.write_address.next = self.f_wr.q.val();
-        self.fmem.write_data.next = self.q5_flow.q.val();
+        self.fmem.write_data.next = self.q6_flow.q.val();
         self.fmem.write_enable.next = self.push_ok.val();
         if self.pop.val() {
             self.f_rd.d.next = self.f_rd.q.val() + 1;
@@ -1220,7 +1280,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // else the entry after it on a pop.
         self.f_hsel.d.next = 0.into();
         if !self.f_ne.q.val() | self.pop.val() {
-            self.f_head.d.next = self.q5_flow.q.val();
+            self.f_head.d.next = self.q6_flow.q.val();
             self.f_hsel.d.next = 2.into();
         }
         if self.pop.val() & (self.f_cnt.q.val() > 1) {
@@ -1230,13 +1290,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // The entry after the head: a push behind a lone head (or behind
         // the new head of this pop), else the third entry on a pop.
         if (self.f_cnt.q.val() == 1) | self.pop.val() {
-            self.f_head2.d.next = self.q5_flow.q.val();
+            self.f_head2.d.next = self.q6_flow.q.val();
         }
         if self.pop.val() & (self.f_cnt.q.val() > 2) {
             self.f_head2.d.next = self.f_third.val();
         }
         self.f_byp.d.next = self.push_ok.val() & !self.pop.val() & (self.f_cnt.q.val() == 2);
-        self.f_byp_data.d.next = self.q5_flow.q.val();
+        self.f_byp_data.d.next = self.q6_flow.q.val();
         self.f_was_empty.d.next = !self.f_ne.q.val();
         if self.kill.val() {
             self.f_rd.d.next = 0.into();

@@ -1253,16 +1253,16 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
             self.ua_t[1].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 2;
             self.ua_t[2].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 3;
             self.ua_t[3].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 4;
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 1 > 31 {
+            if self.c_t0[0].q.val() > 30 {
                 self.ua_t[0].d.next = 31.into();
             }
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 2 > 31 {
+            if self.c_t0[0].q.val() > 29 {
                 self.ua_t[1].d.next = 31.into();
             }
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 3 > 31 {
+            if self.c_t0[0].q.val() > 28 {
                 self.ua_t[2].d.next = 31.into();
             }
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 4 > 31 {
+            if self.c_t0[0].q.val() > 27 {
                 self.ua_t[3].d.next = 31.into();
             }
         } else {
@@ -1270,13 +1270,13 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
             self.ua_t[1].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 1;
             self.ua_t[2].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 2;
             self.ua_t[3].d.next = bit_cast::<6, 5>(self.c_t0[0].q.val()) + 3;
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 1 > 31 {
+            if self.c_t0[0].q.val() > 30 {
                 self.ua_t[1].d.next = 31.into();
             }
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 2 > 31 {
+            if self.c_t0[0].q.val() > 29 {
                 self.ua_t[2].d.next = 31.into();
             }
-            if bit_cast::<6, 5>(self.c_t0[0].q.val()) + 3 > 31 {
+            if self.c_t0[0].q.val() > 28 {
                 self.ua_t[3].d.next = 31.into();
             }
         }
