@@ -489,6 +489,10 @@ pub struct NicStimulus {
     cycle: u64,
     reset_in: u64,
     reset_left: u32,
+    /// Cycles before another write of an rp register that forgets every
+    /// flow may be made (each keeps rp busy `max(2^flow_bits, 4 x
+    /// 2^stamp_bits)` cycles).
+    forget_hold: u64,
     rx: Beat,
     tx: Beat,
     req: Beat,
@@ -551,8 +555,12 @@ impl NicStimulus {
                 // rp: a coherent value from rp's stimulus, r_min high now and then.
                 let p = crate::rp::random_params(&mut self.rng, &b.rp);
                 let mut a = self.rng.upto(ccrtl_golden::rp::REGISTERS.len() as u32 - 1);
-                // The forgetting registers (profile, g, alpha_period) rarely.
-                if matches!(a, 0 | 7 | 9) && self.rng.chance(192) {
+                // The forgetting registers (profile, g, alpha_period)
+                // rarely, and after one not again for twice the time rp
+                // takes to forget (as rp's own stimulus): back to back
+                // they kept rp forgetting most of a run, with no rate
+                // increase in some 1e6-cycle runs.
+                if matches!(a, 0 | 7 | 9) && (self.forget_hold > 0 || self.rng.chance(192)) {
                     a = 4;
                 }
                 let mut v = p.read(a).unwrap_or(0);
@@ -574,6 +582,19 @@ impl NicStimulus {
                 (self.map[k].offset, self.rng.next_u32())
             }
         };
+        // Every path above can reach a forgetting register (the map's
+        // too): a write of one starts the hold, one in the hold goes to
+        // np's interval register instead.
+        let addr = if matches!(addr, 0x200 | 0x21c | 0x224) {
+            if self.forget_hold > 0 {
+                0x100
+            } else {
+                self.forget_hold = self.busy_cycles() * 2 + self.rng.upto(20_000) as u64;
+                addr
+            }
+        } else {
+            addr
+        };
         let data = if self.rng.chance(16) {
             data | self.rng.next_u32() & 0xfff8_0000
         } else {
@@ -593,10 +614,16 @@ impl NicStimulus {
         (a & !3) | low
     }
 
-    fn reset_gap(&mut self) -> u64 {
-        let clear = 4 * self.config.shape.blocks().map_or(1 << 14, |b| {
+    /// The cycles rp is busy forgetting every flow (after a reset or a
+    /// forgetting write).
+    fn busy_cycles(&self) -> u64 {
+        self.config.shape.blocks().map_or(1 << 14, |b| {
             (1u64 << b.rp.flow_bits).max(4 << b.rp.stamp_bits)
-        });
+        })
+    }
+
+    fn reset_gap(&mut self) -> u64 {
+        let clear = 4 * self.busy_cycles();
         clear + self.rng.next_u64() % (clear * 8 + 40_000)
     }
 }
@@ -622,6 +649,7 @@ impl Stimulus<NicBlock> for NicStimulus {
             cycle: 0,
             reset_in: 0,
             reset_left: 2,
+            forget_hold: 0,
             rx: None,
             tx: None,
             req: None,
@@ -648,6 +676,7 @@ impl Stimulus<NicBlock> for NicStimulus {
 
     fn next_into(&mut self, g: &Nic, i: &mut NicPortsIn) {
         self.cycle += 1;
+        self.forget_hold = self.forget_hold.saturating_sub(1);
         let o = g.outputs();
         let fb = self.fb;
         // A beat or an AXI4-Lite channel that moved in the last cycle was
