@@ -628,7 +628,7 @@ const BUGS: &[Bug] = &[
             "reach_inside_ns3",
         ],
         unproven: &[],
-        fast_also: "p1_floor_paper",
+        fast_also: "p3_line_rate",
     },
 ];
 
@@ -645,7 +645,6 @@ const FAST: &[&str] = &[
     "np_forward_distance_1_off_by_one",
     "np_clearing_skips_the_last_flow",
     "np_idle_flow_not_zeroed",
-    "np_scrubber_never_clears",
     "rp_cut_floor_off_by_one",
     "rp_target_cap_off_by_5",
     "rp_increase_average_rounds_up",
@@ -760,6 +759,12 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
     let (out, json) = formal(&dir, b.block, Some(&file), tasks);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{}: {stderr}", b.name);
+    for p in properties(&json) {
+        eprintln!(
+            "{}: {} {} in {} s",
+            b.name, p["property"], p["result"], p["seconds"]
+        );
+    }
     assert_eq!(json[0]["config"], b.config, "{}: {json:#}", b.name);
     let among = |names: &[&str]| -> BTreeSet<String> {
         names
@@ -808,14 +813,38 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
     }
 }
 
+/// Where the fast tier runs only some of a bug's failing tasks: RP's
+/// bugs of chain A fail the same five tasks (each about 7 s), so each runs
+/// a different part of them; between them the fast bugs still fail every
+/// task of `BLOCKS` but the covers (`fast_tasks`).
+const FAST_SUBSET: &[(&str, &[&str])] = &[
+    ("rp_target_cap_off_by_5", &["lemma_a_nvidia", "p3_line_rate"]),
+    (
+        "rp_increase_average_rounds_up",
+        &["lemma_a_ns3", "p2_below_target_paper"],
+    ),
+    (
+        "rp_second_chain_average_rounds_up",
+        &["p2_below_target_nvidia", "p2_below_target_ns3"],
+    ),
+];
+
+/// The failing tasks the fast tier runs for a bug: its subset in
+/// `FAST_SUBSET` or all its failing tasks, never the covers (a cover the
+/// bug leaves unreached means searching the whole depth: four minutes for
+/// NP's; the deep tier runs them).
+fn fast_tasks(b: &Bug) -> Vec<&'static str> {
+    let chosen = FAST_SUBSET
+        .iter()
+        .find(|(n, _)| *n == b.name)
+        .map_or(b.fails, |(_, t)| *t);
+    chosen.iter().copied().filter(|t| *t != "cover").collect()
+}
+
 fn fast_bug(name: &str) {
     let b = bug(name);
-    // The covers take a minute: run them only for a bug that fails nothing
-    // else.
-    let mut tasks: Vec<&str> = b.fails.iter().copied().filter(|t| *t != "cover").collect();
-    if tasks.is_empty() {
-        tasks = b.fails.to_vec();
-    }
+    let mut tasks = fast_tasks(b);
+    assert!(!tasks.is_empty(), "{name}: no failing task for the fast tier");
     tasks.push(b.fast_also);
     check_bug(b, &tasks);
 }
@@ -870,9 +899,11 @@ fn np_idle_flow_not_zeroed_fails_p2_only() {
     fast_bug("np_idle_flow_not_zeroed");
 }
 
+/// Deep tier: the cover search that finds nothing takes minutes.
 #[test]
+#[ignore = "deep tier: make test-deep (NP's cover search to depth 80)"]
 fn np_scrubber_that_never_clears_leaves_its_cover_unreached() {
-    fast_bug("np_scrubber_never_clears");
+    check_bug(bug("np_scrubber_never_clears"), &["cover", "p3_ready"]);
 }
 
 /// PACER's clearing ends a cycle early (flow 15 is still being cleared when
@@ -940,10 +971,30 @@ fn fast_tier_plants_one_bug_per_property() {
     for (block, tasks, _) in BLOCKS {
         let mut seen = BTreeSet::new();
         for name in FAST.iter().filter(|n| bug(n).block == *block) {
-            seen.extend(bug(name).fails.iter().copied());
+            let b = bug(name);
+            seen.extend(fast_tasks(b));
+            assert!(
+                !b.fails.contains(&b.fast_also) && !b.unproven.contains(&b.fast_also),
+                "{name}: its fast_also task {} must pass",
+                b.fast_also
+            );
+        }
+        // Every cover is left unreached by a bug the deep tier runs.
+        let mut deep = BTreeSet::new();
+        for b in BUGS.iter().filter(|b| b.block == *block) {
+            deep.extend(b.fails.iter().copied());
         }
         for t in *tasks {
-            assert!(seen.contains(t), "no fast planted bug fails {block} {t}");
+            if *t == "cover" {
+                assert!(deep.contains(t), "no planted bug fails {block} {t}");
+            } else {
+                assert!(seen.contains(t), "no fast planted bug fails {block} {t}");
+            }
+        }
+    }
+    for (name, subset) in FAST_SUBSET {
+        for t in *subset {
+            assert!(bug(name).fails.contains(t), "{name}: {t} is not among its fails");
         }
     }
     for b in BUGS {

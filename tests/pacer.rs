@@ -81,7 +81,7 @@ mod conformance {
     #[test]
     #[ignore = "deep tier: make test-deep (three netlists)"]
     fn netlists_of_every_target_match_golden() {
-        c::netlists_match_golden::<PacerBlock>(20_000);
+        c::netlists_match_golden::<PacerBlock>(&c::GateTarget::ALL, 20_000);
     }
 }
 

