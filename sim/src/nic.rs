@@ -556,11 +556,8 @@ impl NicStimulus {
                 let p = crate::rp::random_params(&mut self.rng, &b.rp);
                 let mut a = self.rng.upto(ccrtl_golden::rp::REGISTERS.len() as u32 - 1);
                 // The forgetting registers (profile, g, alpha_period)
-                // rarely, and after one not again for twice the time rp
-                // takes to forget (as rp's own stimulus): back to back
-                // they kept rp forgetting most of a run, with no rate
-                // increase in some 1e6-cycle runs.
-                if matches!(a, 0 | 7 | 9) && (self.forget_hold > 0 || self.rng.chance(192)) {
+                // rarely (and never in the hold below).
+                if matches!(a, 0 | 7 | 9) && self.rng.chance(192) {
                     a = 4;
                 }
                 let mut v = p.read(a).unwrap_or(0);
@@ -582,9 +579,12 @@ impl NicStimulus {
                 (self.map[k].offset, self.rng.next_u32())
             }
         };
-        // Every path above can reach a forgetting register (the map's
-        // too): a write of one starts the hold, one in the hold goes to
-        // np's interval register instead.
+        // After a write of a forgetting register none for twice the time
+        // rp takes to forget (as rp's own stimulus): back to back they
+        // kept rp forgetting most of a run, with no rate increase in some
+        // 1e6-cycle runs. Every path above can reach one (the map's too):
+        // a write of one starts the hold, one in the hold goes to np's
+        // interval register instead.
         let addr = if matches!(addr, 0x200 | 0x21c | 0x224) {
             if self.forget_hold > 0 {
                 0x100
