@@ -818,7 +818,10 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
 /// a different part of them; between them the fast bugs still fail every
 /// task of `BLOCKS` but the covers (`fast_tasks`).
 const FAST_SUBSET: &[(&str, &[&str])] = &[
-    ("rp_target_cap_off_by_5", &["lemma_a_nvidia", "p3_line_rate"]),
+    (
+        "rp_target_cap_off_by_5",
+        &["lemma_a_nvidia", "p3_line_rate"],
+    ),
     (
         "rp_increase_average_rounds_up",
         &["lemma_a_ns3", "p2_below_target_paper"],
@@ -844,7 +847,10 @@ fn fast_tasks(b: &Bug) -> Vec<&'static str> {
 fn fast_bug(name: &str) {
     let b = bug(name);
     let mut tasks = fast_tasks(b);
-    assert!(!tasks.is_empty(), "{name}: no failing task for the fast tier");
+    assert!(
+        !tasks.is_empty(),
+        "{name}: no failing task for the fast tier"
+    );
     tasks.push(b.fast_also);
     check_bug(b, &tasks);
 }
@@ -994,7 +1000,10 @@ fn fast_tier_plants_one_bug_per_property() {
     }
     for (name, subset) in FAST_SUBSET {
         for t in *subset {
-            assert!(bug(name).fails.contains(t), "{name}: {t} is not among its fails");
+            assert!(
+                bug(name).fails.contains(t),
+                "{name}: {t} is not among its fails"
+            );
         }
     }
     for b in BUGS {
