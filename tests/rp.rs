@@ -203,9 +203,10 @@ impl BlockTests for RpBlock {
 /// Why the waiting write's flag needs no reset.
 const STALE_AT_RESET: &str = "`stale` (a written register waits) is read only by `take` and \
      `can`; a reset that leaves it set makes the block busy from the next cycle, in which `can` \
-     is low and `take` only loads the engine's copies `e_*`, which busy loads anyway; in the \
-     cycle after the last reset cycle nothing is in flight and `wrote` is clear (the reset \
-     cleared both), so `take` clears it, and its next value is then the same as without it";
+     is low and `take` only loads the engine's copies `e_*`, which busy loads anyway; after \
+     the last reset cycle nothing is in flight and `wrote` is clear (the reset cleared both), \
+     and `wrote2` is clear from the second cycle, so `take` clears it within two cycles, still \
+     busy, and its next value is then the same as without it";
 /// Why the engine's copies of the registers may be read one cycle late.
 const ENGINE_COPY_LATE: &str = "the engine's copy `e_*` changes only in the cycle after a load \
      (busy: every visit was killed and none starts; or `take`: no visit started in the last 63 \

@@ -46,10 +46,12 @@
 //!   the visits in flight give no output. A write of another register is
 //!   read by the capture, the time base and the round robin from the next
 //!   cycle; the engine makes no new visit until its visits in flight are
-//!   done (at most `DEPTH - 1` cycles) and for at least that next cycle,
-//!   then reads it. (The RTL's scheduler works out its candidates two
-//!   cycles ahead, the round robin's with flows_in_use; the pause keeps
-//!   it from advancing on a value of the cycle before.)
+//!   done (at most `DEPTH - 1` cycles) and for at least the next
+//!   [`WRITE_PAUSE`] = 2 cycles, then reads it. (The RTL's scheduler works
+//!   out its candidates two cycles ahead, the round robin's successors with
+//!   the flows_in_use of the cycle they are computed in; the pause keeps
+//!   it from advancing on a successor or an in-flight check made with the
+//!   value before the write.)
 //!
 //! Every visit of every flow thus comes at most `2 flows_in_use + DEPTH`
 //! cycles after the one before it ([`RpParams::visit_spacing`]), plus the
@@ -69,6 +71,12 @@ pub const DEPTH: usize = 64;
 /// An event accepted in cycle `n` queues its flow in cycle `n +
 /// CAPTURE_LATENCY`, which the FIFO's turn can take from the next cycle.
 pub const CAPTURE_LATENCY: usize = 6;
+/// Cycles after a write of a register (one that does not forget) in which
+/// the engine makes no visit, even with none in flight: the RTL's round
+/// robin works out its successors with the flows_in_use of their cycle and
+/// its in-flight check two cycles ahead of the visit, so the successors
+/// (and the check on them) are right again from the third cycle after.
+pub const WRITE_PAUSE: u8 = 2;
 
 /// Rates are in Mb/s in 19 bits (to 524 Gb/s).
 pub const RATE_BITS: u32 = 19;
@@ -1187,9 +1195,10 @@ pub struct Rp {
     /// visit is in flight, while `stale` holds new visits back.
     eregs: RpParams,
     stale: bool,
-    /// A register was written (one that does not forget) in the last
-    /// cycle: the engine does not take it in this one.
-    written: bool,
+    /// Cycles left of the pause after a write of a register (one that does
+    /// not forget): the engine does not take it while this is above 0
+    /// ([`WRITE_PAUSE`]).
+    written: u8,
     powers: Powers,
     flows: Vec<Flow>,
     capture: Vec<Capture>,
@@ -1238,7 +1247,7 @@ impl Rp {
             regs: config.reset,
             eregs: config.reset,
             stale: false,
-            written: false,
+            written: 0,
             powers: Powers::new(config.reset.g, shape.stamp_bits),
             flows: vec![Flow::default(); shape.flows() as usize],
             capture: vec![Capture::default(); shape.flows() as usize],
@@ -1316,7 +1325,7 @@ impl Rp {
         self.regs = self.config.reset;
         self.eregs = self.regs;
         self.stale = false;
-        self.written = false;
+        self.written = 0;
         self.powers = Powers::new(self.regs.g, self.config.shape.stamp_bits);
         self.prescale = 0;
         self.tick = 0;
@@ -1406,10 +1415,10 @@ impl Rp {
         self.inflight.iter().any(Option::is_some)
     }
     /// The engine takes the registers written since its last visits (and
-    /// makes a visit) in a cycle with no visit in flight that does not
-    /// follow a write.
+    /// makes a visit) in a cycle with no visit in flight that is not one
+    /// of the [`WRITE_PAUSE`] cycles after a write.
     fn takes(&self) -> bool {
-        !self.written && self.inflight.iter().all(Option::is_none)
+        self.written == 0 && self.inflight.iter().all(Option::is_none)
     }
     /// A register write waits for the visits in flight.
     pub fn stale(&self) -> bool {
@@ -1447,7 +1456,7 @@ impl Rp {
             self.eregs = self.regs;
             self.stale = false;
         }
-        self.written = false;
+        self.written = self.written.saturating_sub(1);
         if self.busy_left > 0 {
             // (The output of this cycle's slot is pushed below.)
             self.busy_left -= 1;
@@ -1520,7 +1529,7 @@ impl Rp {
                     self.forget_flows();
                 } else {
                     self.stale = true;
-                    self.written = true;
+                    self.written = WRITE_PAUSE;
                 }
             }
         }
@@ -2650,7 +2659,7 @@ mod tests {
     }
 
     #[test]
-    fn a_register_write_pauses_the_engine_for_the_next_cycle() {
+    fn a_register_write_pauses_the_engine_for_the_next_two_cycles() {
         let p = RpParams::paper(40_000.0, 10, 16);
         let mut rp = Rp::new(RpConfig {
             shape: shape(4, 8, 2),
@@ -2661,7 +2670,8 @@ mod tests {
             rp.step(&RpIn::default());
         }
         // A write in the clearing's last cycle, of flows_in_use: nothing is
-        // in flight, yet the engine makes no visit in the next cycle ...
+        // in flight, yet the engine makes no visit in the next two cycles
+        // ...
         let c = rp.cycle();
         rp.step(&RpIn {
             cfg_valid: true,
@@ -2669,17 +2679,19 @@ mod tests {
             cfg_data: 3,
             ..RpIn::default()
         });
-        assert!(rp.ready() && rp.stale());
-        assert_eq!(rp.next_candidate(), None);
-        rp.step(&RpIn::default());
-        assert!(rp.last_visit().is_none());
+        for _ in 0..WRITE_PAUSE {
+            assert!(rp.ready() && rp.stale());
+            assert_eq!(rp.next_candidate(), None);
+            rp.step(&RpIn::default());
+            assert!(rp.last_visit().is_none());
+        }
         // ... then takes it and visits flows 0, 1, 2, wrapping at 3.
         for (k, flow) in [0, 1, 2].into_iter().enumerate() {
             rp.step(&RpIn::default());
             assert!(!rp.stale());
             assert_eq!(
                 rp.last_visit().map(|v| (v.0, v.1)),
-                Some((c + 2 + k as u64, flow))
+                Some((c + 1 + WRITE_PAUSE as u64 + k as u64, flow))
             );
         }
         assert_eq!(rp.next_candidate(), Some(0));

@@ -50,7 +50,7 @@
 //!   which then advances; no visit if that flow is among the visits of the
 //!   last 63 cycles (`v`), or while the block is busy, or while a register
 //!   write waits for the visits in flight (`stale`) or was made in the
-//!   last cycle (`wrote`). The decision reads registers only: whether each
+//!   last two cycles (`wrote`, `wrote2`). The decision reads registers only: whether each
 //!   possible candidate is in flight is worked out in v-2 and v-1 (see
 //!   the scheduler in `update`). The words are read;
 //!   stages x1..x5 carry the flow, the tick and the alpha period number of
@@ -72,7 +72,10 @@
 //! when a written register is taken (`take`: no visit in flight), the
 //! engine's copies `e_*` of the registers load the registers `r_*`.
 
-use ccrtl_golden::rp::{RpConfig, RpIn, RpOut, DEPTH};
+use ccrtl_golden::rp::{RpConfig, RpIn, RpOut, DEPTH, WRITE_PAUSE};
+
+// The pause after a register write is the two registers `wrote`, `wrote2`.
+const _: () = assert!(WRITE_PAUSE == 2);
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
@@ -88,10 +91,11 @@ const NV: usize = DEPTH - 1;
 /// The older visits the in-flight check of the next cycle compares with.
 const NV1: usize = NV - 1;
 /// The older visits the in-flight check two cycles ahead compares with
-/// (`NV - 2` = 61), in `NG` groups of four (the last of one), each ORed
-/// into a register.
+/// (`NV - 2` = 61), in `NG` groups of two (the last of one), each ORed
+/// into a register: a group of two is one LUT level shallower than a group
+/// of four, on the path out of the flow registers' wide fan-out.
 const NV2: usize = NV - 2;
-const NG: usize = NV2.div_ceil(4);
+const NG: usize = NV2.div_ceil(2);
 /// Capture records: the decisions of the last six cycles.
 const NW: usize = 6;
 /// The pending flags and byte counts of the last five (the sixth is only
@@ -214,10 +218,25 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     f_hsel: DFF<Bits<2>>,
     /// The FIFO was empty in the last cycle.
     f_was_empty: DFF<Bit>,
-    /// The entry two after the head was pushed in the last cycle (the
-    /// RAM's read of it, in that cycle, missed it).
-    f_byp: DFF<Bit>,
-    f_byp_data: DFF<Bits<FB>>,
+    /// The RAM's read, registered with nothing between (the block RAM's
+    /// own output register on ECP5, `ccrtl synth`'s outreg pass), and the
+    /// read of the cycle before: the entry two after the head, read two
+    /// or three cycles before the pop that takes it (`f_third`).
+    f_rq: DFF<Bits<FB>>,
+    f_rq2: DFF<Bits<FB>>,
+    /// A pop in the last cycle, and in the one before.
+    f_popd: DFF<Bit>,
+    f_popd2: DFF<Bit>,
+    /// The pushes of the last three cycles, which those reads can miss:
+    /// each flow, and whether it landed two places behind the head of the
+    /// cycle after its push (`b*_2`; with no pop since, it is the entry a
+    /// pop now takes).
+    b1_d: DFF<Bits<FB>>,
+    b1_2: DFF<Bit>,
+    b2_d: DFF<Bits<FB>>,
+    b2_2: DFF<Bit>,
+    b3_d: DFF<Bits<FB>>,
+    b3_2: DFF<Bit>,
     /// The in-flight check, two cycles ahead. A cycle's candidate is the
     /// round robin's flow or the FIFO's head; `a`, `b`, `c`, `d` are the
     /// flows that can be the next cycle's: `rr`, `rr_plus`, `f_head` and
@@ -239,7 +258,7 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// A cycle earlier: the flows that can become `a`..`d` (`rr`,
     /// `rr_plus`, `rr_plus2`, `f_head`, `f_head2`, `q6_flow`, `q5_flow`)
     /// among the visits of 3..63 cycles back (seen from two cycles on).
-    /// In groups of four visits (`NG` groups), ORed in the next cycle.
+    /// In groups of two visits (`NG` groups), ORed in the next cycle.
     c_r: Vec<DFF<Bit>>,
     c_r1: Vec<DFF<Bit>>,
     c_r2: Vec<DFF<Bit>>,
@@ -248,8 +267,10 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     c_q: Vec<DFF<Bit>>,
     c_q4: Vec<DFF<Bit>>,
     /// A register (one that does not forget) was written in the last
-    /// cycle: the engine does not take it in this one.
+    /// cycle, or in the one before: the engine does not take it in this
+    /// one (`WRITE_PAUSE`).
     wrote: DFF<Bit>,
+    wrote2: DFF<Bit>,
     /// The visits of the last `NV1` cycles (`v[0]`: the last cycle's); the
     /// visit `NV` cycles back is covered by the check of a cycle earlier.
     /// Flows are compared for the last `NV2` only (the check two cycles
@@ -567,8 +588,16 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             f_head2,
             f_hsel,
             f_was_empty,
-            f_byp,
-            f_byp_data,
+            f_rq,
+            f_rq2,
+            f_popd,
+            f_popd2,
+            b1_d,
+            b1_2,
+            b2_d,
+            b2_2,
+            b3_d,
+            b3_2,
             pre_a,
             pre_b,
             pre_c,
@@ -581,6 +610,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             eqh_d,
             fturn,
             wrote,
+            wrote2,
             q1_valid,
             q1_kind,
             q1_flow,
@@ -703,8 +733,12 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
                 self.older_inflight.d.next = true;
             }
         }
-        self.take.next = self.stale.q.val() & !self.any_inflight.val() & !self.wrote.q.val();
+        self.take.next = self.stale.q.val()
+            & !self.any_inflight.val()
+            & !self.wrote.q.val()
+            & !self.wrote2.q.val();
         self.wrote.d.next = self.stale_w.val() & !self.rst.val();
+        self.wrote2.d.next = self.wrote.q.val();
         self.stale.d.next = (self.stale.q.val() & !self.take.val()) | self.stale_w.val();
         if self.rst.val() {
             self.stale.d.next = false;
@@ -732,8 +766,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
 
         // ---- Registers: written, reset, taken by the engine -------------------
-        // flows_in_use as it will be in the next cycle (the round robin's
-        // successor is computed a cycle ahead with it).
+        // flows_in_use as it will be in the next cycle.
         self.fiu_next.next = self.r_flows_in_use.q.val();
         if self.s_cfg_valid.val() & (self.s_cfg_addr.val() == 2) {
             self.fiu_next.next = self.s_cfg_data.val().get_bits::<18>(0);
@@ -862,10 +895,12 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // `pre_*`) but for the last cycle's visit (`eq_*`, with
         // `v_valid[0]`). The FIFO's turn follows a cycle that was not its
         // turn, so the head only changed then by a push into an empty FIFO
-        // (`f_was_empty`: source `d`). The round robin's successors use
-        // flows_in_use a cycle ahead; the engine makes no visit in the
-        // cycle after a register write (`wrote`), the one cycle their
-        // guess from the cycle before could be wrong.
+        // (`f_was_empty`: source `d`). The round robin's successors are
+        // worked out with the flows_in_use register of their cycle (not
+        // with a write arriving in it: that path from the register port
+        // held the block at 141 MHz); after a write they are right again
+        // two cycles on, and the engine makes no visit in the two cycles
+        // after a register write (`wrote`, `wrote2`: `WRITE_PAUSE`).
         self.fifo_turn.next = self.turn.q.val() & self.f_ne.q.val();
         self.cand.next = self.rr.q.val();
         if self.fifo_turn.val() {
@@ -917,24 +952,24 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // The successor of each flow `rr` can become, muxed at the end.
         self.succ_a.next = self.rr.q.val() + 1;
         if (self.rr.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr.q.val()) + 1) >= self.fiu_next.val())
+            | ((bit_cast::<18, FB>(self.rr.q.val()) + 1) >= self.r_flows_in_use.q.val())
         {
             self.succ_a.next = 0.into();
         }
         self.succ_b.next = self.rr_plus.q.val() + 1;
         if (self.rr_plus.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr_plus.q.val()) + 1) >= self.fiu_next.val())
+            | ((bit_cast::<18, FB>(self.rr_plus.q.val()) + 1) >= self.r_flows_in_use.q.val())
         {
             self.succ_b.next = 0.into();
         }
         self.succ_c.next = self.rr_plus2.q.val() + 1;
         if (self.rr_plus2.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr_plus2.q.val()) + 1) >= self.fiu_next.val())
+            | ((bit_cast::<18, FB>(self.rr_plus2.q.val()) + 1) >= self.r_flows_in_use.q.val())
         {
             self.succ_c.next = 0.into();
         }
         self.succ_0.next = 1.into();
-        if self.fiu_next.val() <= 1 {
+        if self.r_flows_in_use.q.val() <= 1 {
             self.succ_0.next = 0.into();
         }
         self.rr_plus.d.next = self.succ_a.val();
@@ -960,25 +995,25 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
         for k in 0..NV2 {
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr.q.val()) {
-                self.c_r[k / 4].d.next = true;
+                self.c_r[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus.q.val()) {
-                self.c_r1[k / 4].d.next = true;
+                self.c_r1[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.rr_plus2.q.val()) {
-                self.c_r2[k / 4].d.next = true;
+                self.c_r2[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head.q.val()) {
-                self.c_h[k / 4].d.next = true;
+                self.c_h[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.f_head2.q.val()) {
-                self.c_h2[k / 4].d.next = true;
+                self.c_h2[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q6_flow.q.val()) {
-                self.c_q[k / 4].d.next = true;
+                self.c_q[k / 2].d.next = true;
             }
             if self.v_valid[k].q.val() & (self.v_flow[k].q.val() == self.q5_flow.q.val()) {
-                self.c_q4[k / 4].d.next = true;
+                self.c_q4[k / 2].d.next = true;
             }
         }
         // One cycle ahead: a..d among the visits 2..63 cycles back, seen
@@ -1249,13 +1284,21 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
 
         // ---- FIFO: pop, then a push of the capture deciding now --------------
         // The RAM holds every entry; `f_head` and `f_head2` copy the first
-        // two. The RAM reads the entry two after the head every cycle: a
-        // pop (on the FIFO's turn, so none in the last cycle) takes it into
-        // `f_head2`, or the push of the last cycle if that wrote it
-        // (`f_byp`).
+        // two. A pop (on the FIFO's turn: turns alternate, so none in the
+        // last cycle) takes the entry two after the head into `f_head2`,
+        // from the RAM through a registered read. Each cycle reads the
+        // entry two after the head, three on the FIFO's turn (the entry
+        // two after the head once this turn pops). A pop in cycle `p`
+        // takes the read of `p - 2` if `p - 2` popped (it saw every push
+        // up to `p - 3`), else that of `p - 3` (every push up to `p - 4`),
+        // unless a push it did not see wrote that entry: the push of
+        // `p - 1` or `p - 2`, or, if `p - 2` did not pop, of `p - 3`.
         self.push_ok.next =
             self.q6_push.q.val() & ((self.f_cnt.q.val() != self.fifo_depth.val()) | self.pop.val());
         self.fmem.read_address.next = self.f_rd.q.val() + 2;
+        if self.turn.q.val() {
+            self.fmem.read_address.next = self.f_rd.q.val() + 3;
+        }
         self.fmem.write_address.next = self.f_wr.q.val();
         self.fmem.write_data.next = self.q6_flow.q.val();
         self.fmem.write_enable.next = self.push_ok.val();
@@ -1272,10 +1315,36 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.pop.val() & !self.push_ok.val() {
             self.f_cnt_next.next = self.f_cnt.q.val() - 1;
         }
-        self.f_third.next = self.fmem.read_data.val();
-        if self.f_byp.q.val() {
-            self.f_third.next = self.f_byp_data.q.val();
+        self.f_rq.d.next = self.fmem.read_data.val();
+        self.f_rq2.d.next = self.f_rq.q.val();
+        self.f_popd.d.next = self.pop.val();
+        self.f_popd2.d.next = self.f_popd.q.val();
+        self.f_third.next = self.f_rq2.q.val();
+        if self.b3_2.q.val() {
+            self.f_third.next = self.b3_d.q.val();
         }
+        if self.f_popd2.q.val() {
+            self.f_third.next = self.f_rq.q.val();
+        }
+        if self.b2_2.q.val() {
+            self.f_third.next = self.b2_d.q.val();
+        }
+        if self.b1_2.q.val() {
+            self.f_third.next = self.b1_d.q.val();
+        }
+        // A push lands `f_cnt - pop` places behind the head of the next
+        // cycle. The flags are not moved by later pops: a pop in `p`
+        // follows none in `p - 1`, and `b3` is not used after a pop in
+        // `p - 2`. A kill does not clear them: the clearing that follows
+        // pops nothing for far more than three cycles.
+        self.b1_d.d.next = self.q6_flow.q.val();
+        self.b1_2.d.next = self.push_ok.val()
+            & (((self.f_cnt.q.val() == 2) & !self.pop.val())
+                | ((self.f_cnt.q.val() == 3) & self.pop.val()));
+        self.b2_d.d.next = self.b1_d.q.val();
+        self.b2_2.d.next = self.b1_2.q.val();
+        self.b3_d.d.next = self.b2_d.q.val();
+        self.b3_2.d.next = self.b2_2.q.val();
         // The head: a push into an empty FIFO (or one emptied by this pop),
         // else the entry after it on a pop.
         self.f_hsel.d.next = 0.into();
@@ -1295,14 +1364,11 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         if self.pop.val() & (self.f_cnt.q.val() > 2) {
             self.f_head2.d.next = self.f_third.val();
         }
-        self.f_byp.d.next = self.push_ok.val() & !self.pop.val() & (self.f_cnt.q.val() == 2);
-        self.f_byp_data.d.next = self.q6_flow.q.val();
         self.f_was_empty.d.next = !self.f_ne.q.val();
         if self.kill.val() {
             self.f_rd.d.next = 0.into();
             self.f_wr.d.next = 0.into();
             self.f_cnt_next.next = 0.into();
-            self.f_byp.d.next = false;
         }
         self.f_cnt.d.next = self.f_cnt_next.val();
         self.f_ne.d.next =
