@@ -449,6 +449,87 @@ impl<const W: usize, const N: usize> Logic for PipeRam1<W, N> {
     }
 }
 
+/// A block RAM of `2^N` words of `W` bits with one write port and one read
+/// port on one clock, read in one cycle: a read issued in cycle `n` gives
+/// its word during `n + 1` (as rust-hdl's `RAM`), and sees the writes
+/// issued before `n`. A read of the address written in the same cycle is
+/// undefined: the memory is declared with `no_rw_check`, so synthesis adds
+/// no collision logic behind the read, and the simulation models return
+/// the old word in one collision and the old word inverted in the next,
+/// as [`PipeRam`]'s do. With no collision logic, a register loaded from
+/// `read_data` with nothing between becomes the block RAM's output
+/// register on ECP5 (`ccrtl synth`'s outreg pass); behind rust-hdl's `RAM`
+/// yosys puts a LUT of collision logic, which keeps the register out.
+#[derive(LogicBlock, Default)]
+pub struct SyncRam<const W: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub write_address: Signal<In, Bits<N>>,
+    pub write_data: Signal<In, Bits<W>>,
+    pub write_enable: Signal<In, Bit>,
+    pub read_address: Signal<In, Bits<N>>,
+    pub read_data: Signal<Out, Bits<W>>,
+    _sim: Box<SyncRamState>,
+}
+
+/// The rust-hdl simulation's state of a [`SyncRam`].
+#[derive(Default)]
+struct SyncRamState {
+    mem: Vec<u64>,
+    /// Toggles every cycle: a colliding read returns the old word when
+    /// false, the old word inverted when true.
+    garble: bool,
+}
+
+impl<const W: usize, const N: usize> Logic for SyncRam<W, N> {
+    fn update(&mut self) {
+        if !self.clock.pos_edge() {
+            return;
+        }
+        let st = &mut *self._sim;
+        if st.mem.is_empty() {
+            st.mem = vec![0; 1 << N];
+        }
+        let mask = PipeRam::<W, N>::mask();
+        let ra = self.read_address.val().to_u64() as usize;
+        let word = st.mem[ra];
+        let we = self.write_enable.val();
+        let wa = self.write_address.val().to_u64() as usize;
+        let read = if we && wa == ra && st.garble {
+            !word & mask
+        } else {
+            word
+        };
+        self.read_data.next = read.to_bits();
+        if we {
+            st.mem[wa] = self.write_data.val().to_u64() & mask;
+        }
+        st.garble = !st.garble;
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut v = format!(
+            "(* no_rw_check *) reg [{}:0] mem [0:{}];\n",
+            W - 1,
+            (1usize << N) - 1
+        );
+        v += "`ifndef SYNTHESIS\n// Simulation only: which garbage a colliding read returns.\n\
+              reg garble;\nalways @(posedge clock) garble <= ~garble;\n`endif\n";
+        v += "always @(posedge clock) begin\n   if (write_enable)\n      mem[write_address] <= write_data;\n";
+        v += "`ifdef SYNTHESIS\n   read_data <= mem[read_address];\n`else\n";
+        v += "   // A read colliding with the write of this cycle: undefined.\n";
+        v += &format!(
+            "   read_data <= (write_enable && write_address == read_address) ? \
+             mem[read_address] ^ {{{W}{{garble}}}} : mem[read_address];\n"
+        );
+        v += "`endif\nend\n";
+        Verilog::Custom(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

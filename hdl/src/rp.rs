@@ -80,7 +80,7 @@ use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
 use crate::param::Param;
-use crate::ram::PipeRam;
+use crate::ram::{PipeRam, SyncRam};
 use crate::rp_visit::RpVisit;
 
 /// Cycles of [`RpVisit`]: from the words of a visit (5 cycles after its
@@ -134,7 +134,7 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     cacc: PipeRam<24, FB>,
     cflg: PipeRam<2, FB>,
     eh: PipeRam<2, FB>,
-    fmem: RAM<Bits<FB>, QB>,
+    fmem: SyncRam<FB, QB>,
     visit: RpVisit<FB, W>,
 
     // ---- Registers as written (r_) and as the engine reads them (e_) ------
@@ -713,8 +713,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.cacc.clock.next = self.clk.val();
         self.cflg.clock.next = self.clk.val();
         self.eh.clock.next = self.clk.val();
-        self.fmem.read_clock.next = self.clk.val();
-        self.fmem.write_clock.next = self.clk.val();
+        self.fmem.clock.next = self.clk.val();
         self.visit.clk.next = self.clk.val();
 
         // ---- Control ----------------------------------------------------------
@@ -1069,7 +1068,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.eqh_d.d.next = self.f_head.q.val() == self.q6_flow.q.val();
         self.fturn.d.next = self.fifo_turn.val();
         self.v_valid[0].d.next = self.go.val() & !self.kill.val();
-        self.v_flow[0].d.next = self.cand.val();
+        // Loaded only while not busy (every visit is), so that it is not
+        // merged with the RAMs' read address registers, which take `cand`
+        // every cycle: the merged register, placed by a RAM, drove the
+        // in-flight checks through 2.4 ns of routing.
+        if !self.busy.val() {
+            self.v_flow[0].d.next = self.cand.val();
+        }
         for k in 1..NV1 {
             self.v_valid[k].d.next = self.v_valid[k - 1].q.val() & !self.kill.val();
         }
@@ -1333,14 +1338,20 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.f_third.next = self.b1_d.q.val();
         }
         // A push lands `f_cnt - pop` places behind the head of the next
-        // cycle. The flags are not moved by later pops: a pop in `p`
-        // follows none in `p - 1`, and `b3` is not used after a pop in
-        // `p - 2`. A kill does not clear them: the clearing that follows
-        // pops nothing for far more than three cycles.
+        // cycle: the flag is set when that is two (`f_cnt` 3 with a pop),
+        // and also when `f_cnt` is 2 with a pop or with no push. Those
+        // extra marks never win: after one, the FIFO holds at most two
+        // entries in the next cycle, so a pop that finds three finds the
+        // third pushed later, within its window, and that record wins
+        // (newest first). Leaving `push_ok` and the pop out of the
+        // `f_cnt == 2` term keeps the late pop off most of this logic.
+        // The flags are not moved by later pops: a pop in `p` follows
+        // none in `p - 1`, and `b3` is not used after a pop in `p - 2`
+        // (nor would it win there, by the same argument). A kill does
+        // not clear them: the clearing that follows pops nothing for far
+        // more than three cycles.
         self.b1_d.d.next = self.q6_flow.q.val();
-        self.b1_2.d.next = self.push_ok.val()
-            & (((self.f_cnt.q.val() == 2) & !self.pop.val())
-                | ((self.f_cnt.q.val() == 3) & self.pop.val()));
+        self.b1_2.d.next = (self.f_cnt.q.val() == 2) | ((self.f_cnt.q.val() == 3) & self.pop.val());
         self.b2_d.d.next = self.b1_d.q.val();
         self.b2_2.d.next = self.b1_2.q.val();
         self.b3_d.d.next = self.b2_d.q.val();
