@@ -1072,6 +1072,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // merged with the RAMs' read address registers, which take `cand`
         // every cycle: the merged register, placed by a RAM, drove the
         // in-flight checks through 2.4 ns of routing.
+        self.v_flow[0].d.next = self.v_flow[0].q.val();
         if !self.busy.val() {
             self.v_flow[0].d.next = self.cand.val();
         }
