@@ -460,6 +460,8 @@ impl<const W: usize, const N: usize> Logic for PipeRam1<W, N> {
 /// `read_data` with nothing between becomes the block RAM's output
 /// register on ECP5 (`ccrtl synth`'s outreg pass); behind rust-hdl's `RAM`
 /// yosys puts a LUT of collision logic, which keeps the register out.
+/// It has no `CCRTL_FORMAL_RAM` abstraction (its one user, rp's visit
+/// FIFO, is in no proof): a proof that takes it in gets the full memory.
 #[derive(LogicBlock, Default)]
 pub struct SyncRam<const W: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
