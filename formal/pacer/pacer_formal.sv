@@ -44,15 +44,30 @@
 // docs/formal.md "NP"). The tracked flow f is that address; the three are
 // assumed equal.
 //
+// The products. The RTL multiplies with PipeMul (hdl/src/mul.rs): 17 rows
+// `b[j] ? a << j : 0` summed in a tree, one level per cycle. The wrapper's
+// products are `mul_rows`, the same rows summed in the same order,
+// combinationally: equal to `a * b` (the sum of the rows is the product,
+// in any order), and, being the same terms as the RTL's sums, seen equal
+// by the solver without proving one multiplier equal to another. Their
+// operands are the RTL's multiplier inputs, which assertions prove are the
+// rule's (l_op_*, l_rate6, l_age6); so in every reachable state the
+// wrapper's products are the rule's.
+//
+// The rule's arithmetic is done at stage 6 of each touch (cycle n + 6 for
+// a touch in n), where the RTL's R x (n - m) has its operands; the touches
+// of f are taken in order, so `lT`, the tokens after the previous touch,
+// is known then.
+//
 // Invariants (the L* assertions, asserted with P1 and P4, so proven with them): the registers,
 // time, the clearing and the refresh counter equal the wrapper's; f's
-// words as a read issued now sees them (the writes of the last two cycles
-// applied) hold the rule's state as of the last touch whose loop has
-// written; the forwarding records `w1`..`w14` hold the tokens of f's
-// touches that wrote them; the stages' valid bits and flows say which
-// touches of f are in flight; the refresh bounds the age of f's bucket
-// below 2^stamp_bits, so the RTL's stamps taken modulo 2^stamp_bits are
-// exact.
+// words as a read issued now sees them (the writes of the last two cycles,
+// from the RAMs' write registers, applied) hold the rule's state as of the
+// last touch whose loop has written; the forwarding records `w1`..`w14`
+// hold the tokens of f's touches that wrote them; the stages' valid bits
+// and flows say which touches of f are in flight; the multipliers'
+// operands are the rule's; the refresh bounds the age of f's bucket below
+// 2^stamp_bits, so the RTL's stamps taken modulo 2^stamp_bits are exact.
 //
 // Internal signals come through `expose` in the task script (yosys 0.70's
 // read_verilog has no hierarchical references).
@@ -83,8 +98,6 @@ module pacer_formal (
     localparam [FB:0] F = 1 << FB;
     localparam [PB:0] P = 1 << PB;
     localparam [30:0] FULL = 31'h7fffffff;
-    localparam EW = 19 + TB;                 // R x age
-    localparam SW = (EW > 31 ? EW : 31) + 1; // T + R x age
 
     wire s_req_ready, s_rate_ready;
     wire m_dec_valid, m_dec_grant;
@@ -112,6 +125,15 @@ module pacer_formal (
     wire [30:0] tok_word;
     wire [TB-1:0] stm_word;
     wire [19:0] rate_word;
+    wire tk_we1, tk_we2, sm_we1, sm_we2, rt_we1, rt_we2;
+    wire [FB-1:0] tk_wa1, tk_wa2, sm_wa1, sm_wa2, rt_wa1, rt_wa2;
+    wire [30:0] tk_wd1, tk_wd2;
+    wire [TB-1:0] sm_wd1, sm_wd2;
+    wire [19:0] rt_wd1, rt_wd2;
+    wire [15:0] x_ml_a;
+    wire [16:0] x_ml_b, x_mb_a, x_mb_b, x_ma_b;
+    wire [25:0] x_ma_a;
+    wire [18:0] h_rate6;
 
     ccrtl_pacer dut (
         .clk(clk),
@@ -164,7 +186,15 @@ module pacer_formal (
         .\rate.formal_addr (rate_fa),
         .\tok.formal_word_a (tok_word),
         .\stm.formal_word_a (stm_word),
-        .\rate.formal_word_a (rate_word)
+        .\rate.formal_word_a (rate_word),
+        .ml$a(x_ml_a), .ml$b(x_ml_b), .mb$a(x_mb_a), .mb$b(x_mb_b),
+        .\tok.we (tk_we1), .\tok.wa (tk_wa1), .\tok.wd (tk_wd1),
+        .\tok.a_we0 (tk_we2), .\tok.a_wa0 (tk_wa2), .\tok.a_wd0 (tk_wd2),
+        .\stm.we (sm_we1), .\stm.wa (sm_wa1), .\stm.wd (sm_wd1),
+        .\stm.a_we0 (sm_we2), .\stm.a_wa0 (sm_wa2), .\stm.a_wd0 (sm_wd2),
+        .\rate.we (rt_we1), .\rate.wa (rt_wa1), .\rate.wd (rt_wd1),
+        .\rate.a_we0 (rt_we2), .\rate.a_wa0 (rt_wa2), .\rate.a_wd0 (rt_wd2),
+        .ma$a(x_ma_a), .ma$b(x_ma_b), .p6_rate$q(h_rate6)
     );
 
     // ---- The contract's assumption ------------------------------------------
@@ -230,25 +260,71 @@ module pacer_formal (
         end
     wire [18:0] rate_now = sh_rv ? sh_r : sh_init;
 
-    // f's bucket: touched since the reset, tokens after the last touch,
-    // cycles since it (1 in the cycle after; saturating).
+    // a x b for a zero-extended a and a 17-bit b: the sum of the rows
+    // b[j] ? a << j : 0, j = 0..16 (a b = sum_j b_j 2^j a, modulo 2^48),
+    // added in pairs. The order of the additions is PipeMul's (hdl/src/mul.rs),
+    // which lets the solver see the RTL's pipelined sums as these, one
+    // level per cycle, instead of proving a multiplier equal to another
+    // (docs/formal.md "PACER", "The multipliers").
+    function [47:0] mul_rows(input [47:0] a, input [16:0] b);
+        reg [47:0] r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
+        reg [47:0] s1_0, s1_1, s1_2, s1_3, s1_4, s1_5, s1_6, s1_7, s1_8;
+        reg [47:0] s2_0, s2_1, s2_2, s2_3, s2_4, s3_0, s3_1, s3_2, s4_0, s4_1;
+        begin
+            r0 = b[0] ? a : 48'd0;   r1 = b[1] ? a : 48'd0;   r2 = b[2] ? a : 48'd0;
+            r3 = b[3] ? a : 48'd0;   r4 = b[4] ? a : 48'd0;   r5 = b[5] ? a : 48'd0;
+            r6 = b[6] ? a : 48'd0;   r7 = b[7] ? a : 48'd0;   r8 = b[8] ? a : 48'd0;
+            r9 = b[9] ? a : 48'd0;   r10 = b[10] ? a : 48'd0; r11 = b[11] ? a : 48'd0;
+            r12 = b[12] ? a : 48'd0; r13 = b[13] ? a : 48'd0; r14 = b[14] ? a : 48'd0;
+            r15 = b[15] ? a : 48'd0; r16 = b[16] ? a : 48'd0;
+            s1_0 = r0 + (r1 << 1);   s1_1 = r2 + (r3 << 1);   s1_2 = r4 + (r5 << 1);
+            s1_3 = r6 + (r7 << 1);   s1_4 = r8 + (r9 << 1);   s1_5 = r10 + (r11 << 1);
+            s1_6 = r12 + (r13 << 1); s1_7 = r14 + (r15 << 1); s1_8 = r16;
+            s2_0 = s1_0 + (s1_1 << 2); s2_1 = s1_2 + (s1_3 << 2);
+            s2_2 = s1_4 + (s1_5 << 2); s2_3 = s1_6 + (s1_7 << 2); s2_4 = s1_8;
+            s3_0 = s2_0 + (s2_1 << 4); s3_1 = s2_2 + (s2_3 << 4); s3_2 = s2_4;
+            s4_0 = s3_0 + (s3_1 << 8); s4_1 = s3_2 << 16;
+            mul_rows = s4_0 + s4_1;
+        end
+    endfunction
+
+    // R x age = (R mod 2^17) x age + ((R div 2^17) x age) 2^17, the second
+    // by cases: 0, age, 2 age, 3 age = age + 2 age (PipeMul `ma` takes R's
+    // low 17 bits, the RTL adds the rest at stage 11: hdl/src/pacer.rs).
+    function [47:0] r_times_age(input [25:0] age, input [18:0] r);
+        reg [27:0] age28, hi;
+        begin
+            age28 = {2'b0, age};
+            hi = 28'd0;
+            if (r[17] && !r[18])
+                hi = age28;
+            if (!r[17] && r[18])
+                hi = age28 << 1;
+            if (r[17] && r[18])
+                hi = age28 + (age28 << 1);
+            r_times_age = mul_rows({22'b0, age}, r[16:0]) + ({20'b0, hi} << 17);
+        end
+    endfunction
+
+    // The products of the rule, D = bucket x byte_time and C = L x
+    // byte_time (0 for a refresh), of the registers in force in this cycle.
+    // Their operands are the RTL's multiplier inputs, which the l_op_*
+    // assertions prove are the rule's: `bucket` and `byte_time` in force,
+    // and f's request's L (0 for f's refresh) in a touch of f.
+    wire [47:0] depth48 = mul_rows({31'b0, x_mb_a}, x_mb_b);
+    wire [47:0] cost48 = mul_rows({32'b0, x_ml_a}, x_ml_b);
+    wire [30:0] depth = depth48[30:0];
+    wire [29:0] cost = cost48[29:0];
+
+    // f's bucket at a touch, as bookkeeping: touched since the reset, and
+    // the cycles since the last touch (1 in the cycle after; saturating).
     reg sh_touched;
-    reg [30:0] sh_T;
     reg [TB-1:0] sh_age;
-    wire [30:0] depth = sh_bucket * sh_bt;
-    wire [29:0] cost = (req_f ? s_req_bytes : 16'd0) * sh_bt;
-    wire [EW-1:0] earned = rate_now * sh_age;
-    wire [SW-1:0] filled = sh_T + earned;
-    wire [30:0] avail = !sh_touched || filled >= depth ? depth : filled[30:0];
-    wire grant = avail >= cost;
-    wire [30:0] t_after = grant ? avail - cost : avail;
     always @(posedge clk) begin
         if (rst)
             sh_touched <= 1'b0;
-        else if (touch_f) begin
+        else if (touch_f)
             sh_touched <= 1'b1;
-            sh_T <= t_after;
-        end
         if (!rst && touch_f)
             sh_age <= 1;
         else if (sh_age != {TB{1'b1}})
@@ -256,21 +332,58 @@ module pacer_formal (
     end
 
     // The touches of f in flight and remembered: h_t[k] in cycle n + k is
-    // a touch of f in cycle n, h_T[k] its tokens after; h_req[k], h_g[k]:
-    // it was a request, and the rule's grant. A reset drops them.
+    // a touch of f in cycle n; h_req[k]: it was a request. q_*[k]: the
+    // rule's values of cycle n (rate, age, touched before, D, C). A reset
+    // drops the touches.
     reg [HN:1] h_t;
-    reg [HN:1][30:0] h_T;
-    reg [LAT:1] h_req, h_g;
-    always @(posedge clk)
+    reg [LAT:1] h_req;
+    reg [LAT:1] q_touched;
+    reg [LAT:1][18:0] q_rate;
+    reg [LAT:1][TB-1:0] q_age;
+    reg [LAT:1][30:0] q_depth;
+    reg [LAT:1][29:0] q_cost;
+    always @(posedge clk) begin
         if (rst) begin
             h_t <= 0;
             h_req <= 0;
         end else begin
             h_t <= {h_t[HN-1:1], touch_f};
-            h_T <= {h_T[HN-1:1], t_after};
             h_req <= {h_req[LAT-1:1], req_f};
-            h_g <= {h_g[LAT-1:1], grant};
         end
+        q_touched <= {q_touched[LAT-1:1], sh_touched};
+        q_rate <= {q_rate[LAT-1:1], rate_now};
+        q_age <= {q_age[LAT-1:1], sh_age};
+        q_depth <= {q_depth[LAT-1:1], depth};
+        q_cost <= {q_cost[LAT-1:1], cost};
+    end
+
+    // The rule's arithmetic for the touch of f of cycle n, done in cycle
+    // n + 6 (the touches of f in order, so `lT` then holds the tokens
+    // after f's previous touch): avail = min(D, T + R x (n - m)), or D
+    // when f was not touched since the reset; the grant; the tokens
+    // after. R x (n - m) is computed on the RTL's stage-6 multiplier
+    // inputs (the age, or the distance to the touch ahead, and R), which
+    // l_rate6 and l_age6 prove are the rule's R and n - m.
+    localparam ST = 6;
+    wire [47:0] earned = r_times_age(x_ma_a, {h_rate6[18:17], x_ma_b});
+    reg [30:0] lT;
+    wire [48:0] filled = {18'b0, lT} + {1'b0, earned};
+    wire [30:0] avail = !q_touched[ST] || filled >= {18'b0, q_depth[ST]} ? q_depth[ST] : filled[30:0];
+    wire grant = avail >= q_cost[ST];
+    wire [30:0] t_after = grant ? avail - q_cost[ST] : avail;
+    always @(posedge clk)
+        if (h_t[ST])
+            lT <= t_after;
+    // From stage 7 on: h_T[k] the tokens after the touch of k cycles ago,
+    // h_g[k] its grant, h_av[k] its avail.
+    reg [HN:ST+1][30:0] h_T;
+    reg [LAT:ST+1] h_g;
+    reg [LAT:ST+1][30:0] h_av;
+    always @(posedge clk) begin
+        h_T <= {h_T[HN-1:ST+1], t_after};
+        h_g <= {h_g[LAT-1:ST+1], grant};
+        h_av <= {h_av[LAT-1:ST+1], avail};
+    end
 
     // ---- P1: the rule -----------------------------------------------------------
 `ifdef CHECK_P1
@@ -316,10 +429,6 @@ module pacer_formal (
     // Per cycle n, carried to n + LAT: steady in n and in n - 1 (a window
     // opens at the touch that set it), R, D and the request's cost.
     reg [LAT:1] q_open, q_on;
-    reg [LAT:1][18:0] q_rate;
-    reg [LAT:1][30:0] q_depth;
-    reg [LAT:1][29:0] q_cost;
-    reg [LAT:1][30:0] q_tafter;
     always @(posedge clk) begin
         // A reset drops the decisions in flight: their windows end.
         if (rst) begin
@@ -329,10 +438,6 @@ module pacer_formal (
             q_on <= {q_on[LAT-1:1], steady && !change};
             q_open <= {q_open[LAT-1:1], !steady && touch_f && !change};
         end
-        q_rate <= {q_rate[LAT-1:1], rate_now};
-        q_depth <= {q_depth[LAT-1:1], depth};
-        q_cost <= {q_cost[LAT-1:1], cost};
-        q_tafter <= {q_tafter[LAT-1:1], t_after};
     end
     // The every-cycle bucket, LAT cycles behind: before the cycle's own
     // request (refilled from the last cycle), and after its grant.
@@ -343,7 +448,7 @@ module pacer_formal (
     always @(posedge clk)
         if (q_open[LAT])
             // The touch that opens the window: the rule's tokens after it.
-            sb <= q_tafter[LAT];
+            sb <= h_T[LAT];
         else if (out_grant_f)
             sb <= sb_now - q_cost[LAT];
         else
@@ -393,26 +498,16 @@ module pacer_formal (
             l_init_rate: assert(h_init_rate == sh_init);
         end
 
-    // The writes to f issued in the last two cycles, newest first: a write
-    // lands in the RAM two cycles after it is issued.
-    reg t1, t2, s1, s2, r1, r2;
-    reg [30:0] t1d, t2d;
-    reg [TB-1:0] s1d, s2d;
-    reg [19:0] r1d, r2d;
-    always @(posedge clk) begin
-        t1 <= tok_we && tok_wa == f;
-        s1 <= stm_we && stm_wa == f;
-        r1 <= rate_we && rate_wa == f;
-        t1d <= tok_wd;
-        s1d <= stm_wd;
-        r1d <= rate_wd;
-        t2 <= t1;
-        s2 <= s1;
-        r2 <= r1;
-        t2d <= t1d;
-        s2d <= s1d;
-        r2d <= r1d;
-    end
+    // The writes to f issued in the last two cycles, newest first, as
+    // the RAMs' write registers hold them (a write lands in the word two
+    // cycles after it is issued): the first register (`we`, `wa`, `wd`),
+    // then the copy's (`a_we0`, `a_wa0`, `a_wd0`).
+    wire t1 = tk_we1 && tk_wa1 == f, t2 = tk_we2 && tk_wa2 == f;
+    wire s1 = sm_we1 && sm_wa1 == f, s2 = sm_we2 && sm_wa2 == f;
+    wire r1 = rt_we1 && rt_wa1 == f, r2 = rt_we2 && rt_wa2 == f;
+    wire [30:0] t1d = tk_wd1, t2d = tk_wd2;
+    wire [TB-1:0] s1d = sm_wd1, s2d = sm_wd2;
+    wire [19:0] r1d = rt_wd1, r2d = rt_wd2;
     // f's words as a read issued now sees them.
     wire [30:0] e_tok = t1 ? t1d : t2 ? t2d : tok_word;
     wire [TB-1:0] e_stm = s1 ? s1d : s2 ? s2d : stm_word;
@@ -462,7 +557,7 @@ module pacer_formal (
             // written them, or full when f was not touched since the reset.
             if (passed && none_w[HN+1] && none_b[LAT]) begin
                 if (sh_touched) begin
-                    l_tok_rule: assert(e_tok == sh_T);
+                    l_tok_rule: assert(e_tok == lT);
                     l_stamp_rule: assert(sh_now - e_stm == sh_age - 5'd15);
                 end else
                     l_tok_full: assert(e_tok == FULL);
@@ -470,17 +565,32 @@ module pacer_formal (
         end
 
     // Per touch remembered, as a bit per k (one labelled assertion each).
+    // The newest touch of f whose arithmetic is done (stage 7 or later).
+    wire [HN+1:ST+1] none_l;
+    assign none_l[ST+1] = 1'b1;
+    generate
+        for (k = ST + 1; k <= HN; k = k + 1) begin : g_none_l
+            assign none_l[k+1] = none_l[k] && !h_t[k];
+        end
+    endgenerate
     wire [HN:1] ok_hist_T, ok_hist_age, ok_tok, ok_stamp, ok_record, ok_stage;
     generate
         for (k = 1; k <= HN; k = k + 1) begin : g_hist
             wire newest = h_t[k] && none_b[k];
-            assign ok_hist_T[k] = !newest || sh_T == h_T[k];
+            // lT holds the tokens after the newest touch past stage 6.
+            if (k > ST) begin : g_lT
+                assign ok_hist_T[k] = !(h_t[k] && none_l[k]) || lT == h_T[k];
+            end else begin : g_no_lT
+                assign ok_hist_T[k] = 1'b1;
+            end
             assign ok_hist_age[k] = !newest || sh_age == k;
             // f's words show the newest touch whose loop has written.
             if (k >= LAT) begin : g_written
                 wire written = h_t[k] && none_w[k];
                 assign ok_tok[k] = !written || e_tok == h_T[k];
-                assign ok_stamp[k] = !written || sh_now - e_stm == k - 15;
+                // Modulo 2^stamp_bits, as the RTL takes it.
+                wire [TB-1:0] st_age = sh_now - e_stm;
+                assign ok_stamp[k] = !written || st_age == k - 15;
             end else begin : g_flight
                 assign ok_tok[k] = 1'b1;
                 assign ok_stamp[k] = 1'b1;
@@ -510,6 +620,20 @@ module pacer_formal (
             l_record: assert(&ok_record);
             l_stage: assert(&ok_stage);
         end
+    // The multipliers' operands are the rule's: D's and C's in every cycle
+    // (C's in a touch of f), R x (n - m)'s at stage 6 of a touch of f.
+    always @(*)
+        if (f_past) begin
+            l_op_bucket: assert(x_mb_a == sh_bucket && x_mb_b == {3'b0, sh_bt});
+            l_op_bt: assert(x_ml_b == {3'b0, sh_bt});
+            if (touch_f)
+                l_op_bytes: assert(x_ml_a == (req_f ? s_req_bytes : 16'd0));
+            if (h_t[ST]) begin
+                l_rate6: assert(h_rate6 == q_rate[ST]);
+                if (q_touched[ST])
+                    l_age6: assert(x_ma_a == {{(26-TB){1'b0}}, q_age[ST]});
+            end
+        end
     always @(*)
         if (f_past && !sh_busy) begin
             l_w1: assert((w1v && w1f == f) == h_t[16]);
@@ -519,19 +643,31 @@ module pacer_formal (
 
 `ifdef CHECK_P4
     // The window's bucket is the rule's avail as long as nothing changed:
-    // min(D, T + R x age) with the rule's T and age of the touch's cycle.
-    reg [LAT:1][30:0] q_T;
-    reg [LAT:1][TB-1:0] q_age;
-    always @(posedge clk) begin
-        q_T <= {q_T[LAT-1:1], sh_T};
-        q_age <= {q_age[LAT-1:1], sh_age};
-    end
-    wire [EW-1:0] q_earned = q_rate[LAT] * q_age[LAT];
-    wire [SW-1:0] q_filled = q_T[LAT] + q_earned;
-    wire [30:0] q_avail = q_filled >= q_depth[LAT] ? q_depth[LAT] : q_filled[30:0];
+    // in cycle n (LAT behind), min(D, T + R x (n - m)) with the tokens T
+    // after f's last touch m before n (`wT`, the newest touch at least
+    // LAT + 1 cycles ago), R and n - m of cycle n.
+    reg [30:0] wT;
+    always @(posedge clk)
+        if (h_t[LAT])
+            wT <= h_T[LAT];
+    wire [47:0] w_earned = r_times_age({{(26-TB){1'b0}}, q_age[LAT]}, q_rate[LAT]);
+    wire [48:0] w_filled = {18'b0, wT} + {1'b0, w_earned};
+    wire [30:0] w_avail = w_filled >= {18'b0, q_depth[LAT]} ? q_depth[LAT] : w_filled[30:0];
+    wire [HN:LAT+1] ok_wT;
+    wire [HN+1:LAT+1] none_v;
+    assign none_v[LAT+1] = 1'b1;
+    generate
+        for (k = LAT + 1; k <= HN; k = k + 1) begin : g_wT
+            assign none_v[k+1] = none_v[k] && !h_t[k];
+            assign ok_wT[k] = !(h_t[k] && none_v[k]) || wT == h_T[k];
+        end
+    endgenerate
     always @(*)
-        if (f_past && q_on[LAT])
-            l_window_rule: assert(sb_now == {1'b0, q_avail});
+        if (f_past) begin
+            l_wT: assert(&ok_wT);
+            if (q_on[LAT])
+                l_window_rule: assert(sb_now == {1'b0, w_avail});
+        end
 `endif
 
 endmodule
