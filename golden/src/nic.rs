@@ -1712,16 +1712,16 @@ mod tests {
         assert_eq!(n.read_register(0x214), n.rp().regs().r_ai);
         assert_eq!(n.read_register(0x214), c.rp.r_ai);
         assert_eq!((n.cnp_fifo_len(), n.skid()), (0, None));
-        // status.ready low in r + 1 ..= r + 1024 (rp's clearing is the
-        // longest: max(16, 4 x 2^8)), high from r + 1025.
-        assert_eq!(n.rp().config().shape.clear_cycles(), 1024);
+        // status.ready low in r + 1 ..= r + 1025 (rp's clearing is the
+        // longest: max(16, 4 x 2^8) + 1), high from r + 1026.
+        assert_eq!(n.rp().config().shape.clear_cycles(), 1025);
         let mut low = 0;
         while n.read_register(0x008) == 0 {
             assert!(!n.ready());
             n.step(&idle());
             low += 1;
         }
-        assert_eq!(low, 1024);
+        assert_eq!(low, 1025);
         assert!(n.ready() && n.outputs().rx_ready && n.outputs().tx_ready);
     }
 
@@ -2106,7 +2106,7 @@ mod tests {
             fifo_bits: 2,
             steps: 4,
         };
-        assert_eq!(rp.clear_cycles(), 256);
+        assert_eq!(rp.clear_cycles(), 257);
         let pacer = PacerShape {
             flow_bits: 12,
             refresh_bits: 2,

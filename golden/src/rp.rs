@@ -42,7 +42,7 @@
 //! - A reset, or a write of `profile`, `g` or `alpha_period`
 //!   ([`FORGETTING`]), forgets every flow (each is
 //!   back at line rate, never limited): the block is busy, `evt_ready` low
-//!   and no visit made, for `max(2^flow_bits, 4 x 2^stamp_bits)` cycles, and
+//!   and no visit made, for `max(2^flow_bits, 4 x 2^stamp_bits) + 1` cycles, and
 //!   the visits in flight give no output. A write of another register is
 //!   read by the capture, the time base and the round robin from the next
 //!   cycle; the engine makes no new visit until its visits in flight are
@@ -220,11 +220,14 @@ impl RpShape {
     pub fn flows(&self) -> u32 {
         1 << self.flow_bits
     }
-    /// Cycles the block is busy after a reset or a write that forgets.
-    /// (The power table's `2^stamp_bits` entries are filled in that time,
-    /// one every [`POWER_FILL_CYCLES`] cycles.)
+    /// Cycles the block is busy after a reset or a write that forgets:
+    /// `max(2^flow_bits, 4 x 2^stamp_bits) + 1`. (The clearing writes one
+    /// flow a cycle from the cycle after the kill, so that the kill's
+    /// fan-out starts at a flip-flop; the power table's `2^stamp_bits`
+    /// entries are filled in that time, one every [`POWER_FILL_CYCLES`]
+    /// cycles.)
     pub fn clear_cycles(&self) -> u32 {
-        self.flows().max(POWER_FILL_CYCLES << self.stamp_bits)
+        self.flows().max(POWER_FILL_CYCLES << self.stamp_bits) + 1
     }
 }
 
@@ -1314,7 +1317,10 @@ impl Rp {
         self.fifo.clear();
         self.queued = std::iter::repeat_n(None, CAPTURE_LATENCY).collect();
         self.rr = 0;
-        self.turn = false;
+        // The RTL's turn restarts in the cycle after the kill: the cycle
+        // after this step is the FIFO's turn, the one after that the
+        // round robin's, and so on.
+        self.turn = true;
         self.inflight = std::iter::repeat_n(None, DEPTH - 1).collect();
         // Visits in flight are dropped: no output of theirs comes out.
         self.outs = std::iter::repeat_n(None, DEPTH).collect();
@@ -1423,6 +1429,13 @@ impl Rp {
     /// A register write waits for the visits in flight.
     pub fn stale(&self) -> bool {
         self.stale
+    }
+
+    /// A rate update leaves `k` cycles after the next step's cycle (`k` =
+    /// 0: in it), as things stand (a reset or a forgetting write drops
+    /// those with `k >= 1`).
+    pub fn output_due(&self, k: usize) -> bool {
+        self.outs.get(k).is_some_and(Option::is_some)
     }
 
     pub fn outputs(&self) -> RpOut {
@@ -2422,60 +2435,60 @@ mod tests {
     }
 
     /// paper, 40 Gb/s, 16 flows, a tick of 10 cycles, stamps of 8 bits: the
-    /// clearing takes max(16, 4 x 256) = 1024 cycles, and then the round
-    /// robin visits flow n - 1024 in cycle n. A CNP for flow 12 in cycle 1024
-    /// queues it in 1029; 1031 is the FIFO's turn: flow 12 is visited at
+    /// clearing takes max(16, 4 x 256) + 1 = 1025 cycles, and then the round
+    /// robin visits flow n - 1025 in cycle n. A CNP for flow 12 in cycle 1025
+    /// queues it in 1030; 1032 is the FIFO's turn: flow 12 is visited at
     /// tick 103 (before the round robin comes to it). The cut with alpha
     /// 16,383 / 2^14: Rc = 40,000 - floor(40,000 x 16,383 / 2^15) = 40,000 -
-    /// 19,998 = 20,002, out in cycle 1031 + 64 = 1095; Rt = 40,000 (clamped
+    /// 19,998 = 20,002, out in cycle 1032 + 64 = 1096; Rt = 40,000 (clamped
     /// to the old Rc); alpha = round((16,383 (2^18 - 1024) + 1024 x 2^14) /
-    /// 2^18) = round(16,383.496) = 16,383. From cycle 1032 the round robin
-    /// visits flow (n - 1025) mod 16, flow 12 at 1037 + 16 j, passed over
-    /// while a visit of it is in flight (64 cycles): visited at 1101 + 64 j.
+    /// 2^18) = round(16,383.496) = 16,383. From cycle 1033 the round robin
+    /// visits flow (n - 1026) mod 16, flow 12 at 1038 + 16 j, passed over
+    /// while a visit of it is in flight (64 cycles): visited at 1102 + 64 j.
     /// Both timers are due at tick 103 + 55 = 158 (cycle 1580); the first
-    /// visit from then, cycle 1613 (tick 161): alpha = round(16,383 x 261,120
+    /// visit from then, cycle 1614 (tick 161): alpha = round(16,383 x 261,120
     /// / 2^18) = round(16,319.004) = 16,319, and T = 1, fast recovery, Rc =
-    /// floor((40,000 + 20,002) / 2) = 30,001, out in 1677.
+    /// floor((40,000 + 20,002) / 2) = 30,001, out in 1678.
     #[test]
     fn paper_trace_by_hand() {
         let p = RpParams::paper(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 8, 2), p);
-        assert_eq!(rp.cycle(), 1024);
+        assert_eq!(rp.cycle(), 1025);
         rp.step(&cnp(12));
         let mut outs = vec![];
-        run_to(&mut rp, 1613, &mut outs);
-        assert_eq!(outs, [(1095, 12, 20_002)]);
+        run_to(&mut rp, 1614, &mut outs);
+        assert_eq!(outs, [(1096, 12, 20_002)]);
         assert_eq!(rp.flow_rates(12), (20_002, 40_000, 16_383));
-        run_to(&mut rp, 1678, &mut outs);
-        assert_eq!(outs, [(1095, 12, 20_002), (1677, 12, 30_001)]);
+        run_to(&mut rp, 1679, &mut outs);
+        assert_eq!(outs, [(1096, 12, 20_002), (1678, 12, 30_001)]);
         assert_eq!(rp.flow_rates(12), (30_001, 40_000, 16_319));
         let c = rp.flow_control(12);
         assert_eq!((c.t, c.bc, c.inc_stamp, c.a_stamp), (1, 0, 158, 158));
     }
 
     /// nvidia, 40 Gb/s, 16 flows, tick 10 cycles, alpha period 1 tick,
-    /// decrease period 4, stamps of 10 bits (clearing 4 x 1,024 cycles). The
-    /// first CNP for flow 12 (cycle 4096, queued in 4101) is visited in 4103
+    /// decrease period 4, stamps of 10 bits (clearing 4 x 1,024 + 1 cycles).
+    /// The first CNP for flow 12 (cycle 4097, queued in 4102) is visited in 4104
     /// at tick (and alpha period) 410: alpha = 1023 x 16 = 16,368, no cut,
-    /// no output. Flow 12's round-robin visits: 4109 + 16 j, passed over
-    /// until 4167; at 4173 (tick 417) the decrease tick of period 412 has
+    /// no output. Flow 12's round-robin visits: 4110 + 16 j, passed over
+    /// until 4168; at 4174 (tick 417) the decrease tick of period 412 has
     /// passed: alpha decays 2 periods to it, the cut Rc = 40,000 -
     /// floor(40,000 alpha / 2^15) (the 50% floor is not reached), Rt stays
     /// 40,000 (no clamp: T = BC = 0), the increase timer starts at tick 412,
-    /// and alpha decays 5 more periods; the new rate is out in 4173 + 64 =
-    /// 4237.
+    /// and alpha decays 5 more periods; the new rate is out in 4174 + 64 =
+    /// 4238.
     #[test]
     fn nvidia_trace_by_hand() {
         let p = RpParams::nvidia(40_000.0, 10, 16);
         let mut rp = ready(shape(4, 10, 2), p);
-        assert_eq!(rp.cycle(), 4096);
+        assert_eq!(rp.cycle(), 4097);
         rp.step(&cnp(12));
         let mut outs = vec![];
-        run_to(&mut rp, 4173, &mut outs);
+        run_to(&mut rp, 4174, &mut outs);
         assert!(outs.is_empty());
         assert_eq!(rp.flow_rates(12), (40_000, 40_000, 16_368));
         assert_eq!(rp.flow_control(12).a_stamp, 410);
-        run_to(&mut rp, 4174, &mut outs);
+        run_to(&mut rp, 4175, &mut outs);
         let g = 1280;
         let a2 = (16_368 * q(g, 2) + (1 << 17)) >> 18;
         let rc = 40_000 - ((40_000 * a2) >> 15);
@@ -2485,14 +2498,14 @@ mod tests {
         assert!(c.inc_on && !c.dmark && !c.amark);
         assert_eq!((c.inc_stamp, c.a_stamp), (412, 417));
         run_to(&mut rp, 4300, &mut outs);
-        assert_eq!(outs, [(4237, 12, rc as u32)]);
+        assert_eq!(outs, [(4238, 12, rc as u32)]);
     }
 
     /// The capture's byte counter: two sends of 60,000 bytes with B =
     /// 100,000 make one byte-counter event (20,000 left over); a CNP
-    /// restarts the count. Flow 12's first CNP (cycle 1024) is visited from
-    /// the FIFO in 1031; the sends in 1032 and 1033 queue it in 1038; it is
-    /// in flight until 1095, which is a FIFO turn (the odd cycles): the
+    /// restarts the count. Flow 12's first CNP (cycle 1025) is visited from
+    /// the FIFO in 1032; the sends in 1033 and 1034 queue it in 1039; it is
+    /// in flight until 1096, which is a FIFO turn (the even cycles): the
     /// byte-counter event is applied then.
     #[test]
     fn byte_counter_by_hand() {
@@ -2508,8 +2521,8 @@ mod tests {
         };
         rp.step(&cnp(12));
         let mut outs = vec![];
-        run_to(&mut rp, 1032, &mut outs);
-        assert_eq!(rp.last_visit().map(|v| (v.0, v.1)), Some((1031, 12)));
+        run_to(&mut rp, 1033, &mut outs);
+        assert_eq!(rp.last_visit().map(|v| (v.0, v.1)), Some((1032, 12)));
         assert!(rp.flow_control(12).limited);
         rp.step(&bytes(12, 60_000));
         rp.step(&bytes(12, 60_000));
@@ -2524,7 +2537,7 @@ mod tests {
             }
         }
         let (c, log) = seen.expect("flow 12 visited");
-        assert_eq!(c, 1095);
+        assert_eq!(c, 1096);
         assert!(log.byte_increase && !log.cnp);
         assert_eq!(rp.flow_control(12).bc, 1);
         assert_eq!(rp.capture[12].byte_acc, 20_000);
@@ -2623,7 +2636,7 @@ mod tests {
             ..RpIn::default()
         });
         assert_eq!(rp.regs().profile, Profile::Nvidia);
-        assert_eq!(rp.busy_left(), 1024);
+        assert_eq!(rp.busy_left(), 1025);
         assert!(!rp.flow_control(3).limited);
         // The cut's output, due in cycle 1089, is dropped with its visit.
         run_to(&mut rp, 2200, &mut outs);
@@ -2631,9 +2644,9 @@ mod tests {
     }
 
     /// A register write (not one that forgets) holds new visits back until
-    /// the visits in flight are done: with visits in cycles 1025 (the CNP's)
-    /// and 1026 (the round robin's), a write in 1026 leaves cycles 1027 to
-    /// 1089 without a visit; from 1090 on the engine reads the new value.
+    /// the visits in flight are done: with visits in cycles 1026 (the CNP's)
+    /// and 1027 (the round robin's), a write in 1027 leaves cycles 1028 to
+    /// 1090 without a visit; from 1091 on the engine reads the new value.
     #[test]
     fn a_register_write_waits_for_the_visits_in_flight() {
         let mut rp = ready(shape(4, 8, 2), RpParams::paper(40_000.0, 10, 16));
@@ -2645,16 +2658,16 @@ mod tests {
             cfg_data: 30_000,
             ..RpIn::default()
         });
-        assert_eq!(rp.last_visit().map(|v| v.0), Some(1026));
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(1027));
         assert_eq!(rp.regs().line_rate, 30_000);
-        while rp.cycle() < 1090 {
+        while rp.cycle() < 1091 {
             rp.step(&RpIn::default());
-            assert_eq!(rp.last_visit().map(|v| v.0), Some(1026));
+            assert_eq!(rp.last_visit().map(|v| v.0), Some(1027));
         }
         // Flow 4 (never limited) is at the line rate the engine reads.
         assert_eq!(rp.flow_rates(4).0, 40_000);
         rp.step(&RpIn::default());
-        assert_eq!(rp.last_visit().map(|v| v.0), Some(1090));
+        assert_eq!(rp.last_visit().map(|v| v.0), Some(1091));
         assert_eq!(rp.flow_rates(4).0, 30_000);
     }
 

@@ -141,6 +141,10 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     r_profile: DFF<Bits<2>>,
     r_tick_cycles: DFF<Bits<16>>,
     r_flows_in_use: DFF<Bits<18>>,
+    /// `flows_in_use - 1` (0 when `flows_in_use` is 0): a flow `x` is the
+    /// round robin's last when `x >= fiu_lim` (`x + 1 >= flows_in_use`),
+    /// with no adder in front of the comparison.
+    fiu_lim: DFF<Bits<18>>,
     r_line_rate: DFF<Bits<19>>,
     r_r_min: DFF<Bits<19>>,
     r_r_ai: DFF<Bits<19>>,
@@ -182,6 +186,13 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     apn: DFF<Bits<W>>,
 
     // ---- Busy, the clearing, the power table's fill -----------------------
+    /// The kill (a reset or a write that forgets) of the last cycle: the
+    /// clearing, the valid bits, the scheduler and the FIFO act on it a
+    /// cycle late, so that its fan-out starts at a flip-flop (the kill
+    /// decoded from the register port and fanned out in its own cycle held
+    /// the block at 137 MHz). Only `busy_q`, the power table's fill and the
+    /// output register act on the kill in its own cycle.
+    kill_q: DFF<Bit>,
     busy_cnt: DFF<Bits<18>>,
     /// `busy_cnt != 0`.
     busy_q: DFF<Bit>,
@@ -218,6 +229,10 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     f_hsel: DFF<Bits<2>>,
     /// The FIFO was empty in the last cycle.
     f_was_empty: DFF<Bit>,
+    /// The FIFO's turn (`turn & f_ne`), computed a cycle ahead: a cycle
+    /// that is not the FIFO's turn pops nothing, so the FIFO is not empty
+    /// in the next cycle if it is not now or the capture pushes now.
+    fifo_turn_r: DFF<Bit>,
     /// The RAM's read, registered with nothing between (the block RAM's
     /// own output register on ECP5, `ccrtl synth`'s outreg pass), and the
     /// read of the cycle before: the entry two after the head, read two
@@ -329,6 +344,9 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// the next; the valids are applied in the fold).
     m4_v: Vec<DFF<Bit>>,
     m4_w: Vec<DFF<Bit>>,
+    /// The consumption's flow compares, made a cycle ahead on x4's flow:
+    /// `m5_w[k]` is x5's flow against `w[k]`'s (valids applied at use).
+    m5_w: Vec<DFF<Bit>>,
     /// The decisions of the last `NW` cycles (`w[0]`: the last cycle's):
     /// the capture half, the pending flags and the byte count written.
     w_valid: Vec<DFF<Bit>>,
@@ -452,7 +470,8 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     reset_max_dec: Param<Bits<13>>,
     reset_first_cnp_rate: Param<Bits<19>>,
     reset_clamp: Param<Bits<2>>,
-    /// `max(2^FB, 4 x 2^W)`.
+    /// `max(2^FB, 4 x 2^W)`: the count after `kill_q` (the block is busy
+    /// one cycle more, `RpShape::clear_cycles`).
     clear_cycles: Param<Bits<18>>,
     last_flow: Param<Bits<FB>>,
     fifo_depth: Param<Bits<16>>,
@@ -494,6 +513,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             w_acc: many(NW1),
             m4_v: many(7),
             m4_w: many(5),
+            m5_w: many(NW),
             reset_profile: Param::new(reg(0).to_bits()),
             reset_tick_cycles: Param::new(reg(1).to_bits()),
             reset_flows_in_use: Param::new(reg(2).to_bits()),
@@ -512,7 +532,8 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             reset_max_dec: Param::new(reg(15).to_bits()),
             reset_first_cnp_rate: Param::new(reg(16).to_bits()),
             reset_clamp: Param::new(reg(17).to_bits()),
-            clear_cycles: Param::new((s.clear_cycles() as u64).to_bits()),
+            // The count runs from the cycle after the kill (`kill_q`).
+            clear_cycles: Param::new((s.clear_cycles() as u64 - 1).to_bits()),
             last_flow: Param::new(((1u64 << FB) - 1).to_bits()),
             fifo_depth: Param::new((1u64 << QB).to_bits()),
             a_off: Param::new(((14 + W) as u64).to_bits()),
@@ -533,6 +554,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             r_profile,
             r_tick_cycles,
             r_flows_in_use,
+            fiu_lim,
             r_line_rate,
             r_r_min,
             r_r_ai,
@@ -569,6 +591,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             tick,
             ap_pre,
             apn,
+            kill_q,
             busy_cnt,
             busy_q,
             older_inflight,
@@ -588,6 +611,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             f_head2,
             f_hsel,
             f_was_empty,
+            fifo_turn_r,
             f_rq,
             f_rq2,
             f_popd,
@@ -687,6 +711,9 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         for k in 0..5 {
             self.m4_w[k].clock.next = self.clk.val();
         }
+        for k in 0..NW {
+            self.m5_w[k].clock.next = self.clk.val();
+        }
         for k in 0..NV2 {
             self.v_flow[k].clock.next = self.clk.val();
         }
@@ -725,15 +752,21 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.stale_w.next =
             self.s_cfg_valid.val() & (self.s_cfg_addr.val() < 18) & !self.forget_w.val();
         self.kill.next = self.rst.val() | self.forget_w.val();
+        self.kill_q.d.next = self.kill.val();
         self.any_inflight.next = self.older_inflight.q.val() | self.v_valid[0].q.val();
         self.older_inflight.d.next = false;
         for k in 0..NV1 {
-            if self.v_valid[k].q.val() & !self.kill.val() {
+            if self.v_valid[k].q.val() & !self.kill_q.q.val() {
                 self.older_inflight.d.next = true;
             }
         }
+        // `take` leaves out `v_valid[0]` (the visit of the last cycle): it
+        // is 0 whenever the rest holds. A visit in cycle `t - 1` needs
+        // `can`, so `stale` low or `take` then; either way `stale` is high
+        // in `t` only through a write in `t - 1`, and then `wrote` is high
+        // in `t`.
         self.take.next = self.stale.q.val()
-            & !self.any_inflight.val()
+            & !self.older_inflight.q.val()
             & !self.wrote.q.val()
             & !self.wrote2.q.val();
         self.wrote.d.next = self.stale_w.val() & !self.rst.val();
@@ -747,18 +780,23 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.busy_cnt.d.next = self.busy_cnt.q.val() - 1;
         }
         self.busy_q.d.next = self.busy_cnt.q.val() > 1;
+        // Busy from the cycle after the kill; the count starts a cycle
+        // later, with the clearing, and runs `clear_cycles` cycles more.
         if self.kill.val() {
+            self.busy_q.d.next = true;
+        }
+        if self.kill_q.q.val() {
             self.busy_cnt.d.next = self.clear_cycles.val();
             self.busy_q.d.next = true;
         }
         self.fill_q.d.next = self.kill.val();
-        self.sweep.next = self.kill.val() | self.sweeping.q.val();
+        self.sweep.next = self.kill_q.q.val() | self.sweeping.q.val();
         self.sweeping.d.next = self.sweeping.q.val() & !self.sweep_ptr.q.val().all();
         self.sweep_addr.next = self.sweep_ptr.q.val();
         if self.sweep_ptr.q.val().any() {
             self.sweep_ptr.d.next = self.sweep_ptr.q.val() + 1;
         }
-        if self.kill.val() {
+        if self.kill_q.q.val() {
             self.sweep_addr.next = 0.into();
             self.sweep_ptr.d.next = 1.into();
             self.sweeping.d.next = true;
@@ -774,6 +812,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.fiu_next.next = self.reset_flows_in_use.val();
         }
         self.r_flows_in_use.d.next = self.fiu_next.val();
+        self.fiu_lim.d.next = self.fiu_next.val() - 1;
+        if !self.fiu_next.val().any() {
+            self.fiu_lim.d.next = 0.into();
+        }
         if self.s_cfg_valid.val() {
             if self.s_cfg_addr.val() == 0 {
                 self.r_profile.d.next = self.s_cfg_data.val().get_bits::<2>(0);
@@ -900,7 +942,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // held the block at 141 MHz); after a write they are right again
         // two cycles on, and the engine makes no visit in the two cycles
         // after a register write (`wrote`, `wrote2`: `WRITE_PAUSE`).
-        self.fifo_turn.next = self.turn.q.val() & self.f_ne.q.val();
+        self.fifo_turn.next = self.fifo_turn_r.q.val();
         self.cand.next = self.rr.q.val();
         if self.fifo_turn.val() {
             self.cand.next = self.f_head.q.val();
@@ -942,7 +984,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.rr_adv.d.next = true;
         }
         self.turn.d.next = !self.turn.q.val();
-        if self.kill.val() {
+        if self.kill_q.q.val() {
             self.turn.d.next = false;
             self.rr_next.next = 0.into();
             self.rr_adv.d.next = false;
@@ -951,24 +993,24 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // The successor of each flow `rr` can become, muxed at the end.
         self.succ_a.next = self.rr.q.val() + 1;
         if (self.rr.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr.q.val()) + 1) >= self.r_flows_in_use.q.val())
+            | (bit_cast::<18, FB>(self.rr.q.val()) >= self.fiu_lim.q.val())
         {
             self.succ_a.next = 0.into();
         }
         self.succ_b.next = self.rr_plus.q.val() + 1;
         if (self.rr_plus.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr_plus.q.val()) + 1) >= self.r_flows_in_use.q.val())
+            | (bit_cast::<18, FB>(self.rr_plus.q.val()) >= self.fiu_lim.q.val())
         {
             self.succ_b.next = 0.into();
         }
         self.succ_c.next = self.rr_plus2.q.val() + 1;
         if (self.rr_plus2.q.val() == self.last_flow.val())
-            | ((bit_cast::<18, FB>(self.rr_plus2.q.val()) + 1) >= self.r_flows_in_use.q.val())
+            | (bit_cast::<18, FB>(self.rr_plus2.q.val()) >= self.fiu_lim.q.val())
         {
             self.succ_c.next = 0.into();
         }
         self.succ_0.next = 1.into();
-        if self.r_flows_in_use.q.val() <= 1 {
+        if !self.fiu_lim.q.val().any() {
             self.succ_0.next = 0.into();
         }
         self.rr_plus.d.next = self.succ_a.val();
@@ -977,7 +1019,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.rr_plus.d.next = self.succ_b.val();
             self.rr_plus2.d.next = self.succ_c.val();
         }
-        if self.kill.val() {
+        if self.kill_q.q.val() {
             self.rr_plus.d.next = self.succ_0.val();
             self.rr_plus2.d.next = self.succ_b.val();
         }
@@ -1067,7 +1109,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.eqh_b.d.next = self.f_head.q.val() == self.rr_plus.q.val();
         self.eqh_d.d.next = self.f_head.q.val() == self.q6_flow.q.val();
         self.fturn.d.next = self.fifo_turn.val();
-        self.v_valid[0].d.next = self.go.val() & !self.kill.val();
+        self.v_valid[0].d.next = self.go.val() & !self.kill_q.q.val();
         // Loaded only while not busy (every visit is), so that it is not
         // merged with the RAMs' read address registers, which take `cand`
         // every cycle: the merged register, placed by a RAM, drove the
@@ -1077,7 +1119,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.v_flow[0].d.next = self.cand.val();
         }
         for k in 1..NV1 {
-            self.v_valid[k].d.next = self.v_valid[k - 1].q.val() & !self.kill.val();
+            self.v_valid[k].d.next = self.v_valid[k - 1].q.val() & !self.kill_q.q.val();
         }
         for k in 1..NV2 {
             self.v_flow[k].d.next = self.v_flow[k - 1].q.val();
@@ -1088,25 +1130,25 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.cacc.read_address_a.next = self.s_evt_flow.val();
         self.cflg.read_address_a.next = self.s_evt_flow.val();
         self.eh.read_address_a.next = self.s_evt_flow.val();
-        self.q1_valid.d.next = self.accept.val() & !self.kill.val();
+        self.q1_valid.d.next = self.accept.val() & !self.kill_q.q.val();
         self.q1_kind.d.next = self.s_evt_kind.val();
         self.q1_flow.d.next = self.s_evt_flow.val();
         self.q1_bytes.d.next = self.s_evt_bytes.val();
         self.q1_b.d.next = self.r_byte_counter.q.val();
-        self.q2_valid.d.next = self.q1_valid.q.val() & !self.kill.val();
+        self.q2_valid.d.next = self.q1_valid.q.val() & !self.kill_q.q.val();
         self.q2_kind.d.next = self.q1_kind.q.val();
         self.q2_flow.d.next = self.q1_flow.q.val();
         self.q2_bytes.d.next = self.q1_bytes.q.val();
         self.q2_bmb.d.next =
             bit_cast::<26, 16>(self.q1_bytes.q.val()) - bit_cast::<26, 24>(self.q1_b.q.val());
         self.q2_bon.d.next = self.q1_b.q.val().any();
-        self.q3_valid.d.next = self.q2_valid.q.val() & !self.kill.val();
+        self.q3_valid.d.next = self.q2_valid.q.val() & !self.kill_q.q.val();
         self.q3_kind.d.next = self.q2_kind.q.val();
         self.q3_flow.d.next = self.q2_flow.q.val();
         self.q3_bytes.d.next = self.q2_bytes.q.val();
         self.q3_bmb.d.next = self.q2_bmb.q.val();
         self.q3_bon.d.next = self.q2_bon.q.val();
-        self.q4_valid.d.next = self.q3_valid.q.val() & !self.kill.val();
+        self.q4_valid.d.next = self.q3_valid.q.val() & !self.kill_q.q.val();
         self.q4_kind.d.next = self.q3_kind.q.val();
         self.q4_flow.d.next = self.q3_flow.q.val();
         self.q4_bytes.d.next = self.q3_bytes.q.val();
@@ -1195,7 +1237,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.fold_hit.next = true;
             self.fold_p.next = 0.into();
         }
-        self.q5_valid.d.next = self.q4_valid.q.val() & !self.kill.val();
+        self.q5_valid.d.next = self.q4_valid.q.val() & !self.kill_q.q.val();
         self.q5_kind.d.next = self.q4_kind.q.val();
         self.q5_flow.d.next = self.q4_flow.q.val();
         self.q5_bytes.d.next = self.q4_bytes.q.val();
@@ -1265,7 +1307,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.p_new.next = self.dec_p.val() | self.raise.val();
         self.queue.next = self.q5_valid.q.val() & !self.dec_p.val().any() & self.raise.val().any();
         // The push waits a cycle in q6 (off the loop's path).
-        self.q6_push.d.next = self.queue.val() & !self.kill.val();
+        self.q6_push.d.next = self.queue.val() & !self.kill_q.q.val();
         self.q6_flow.d.next = self.q5_flow.q.val();
         self.cacc.write_address.next = self.q5_flow.q.val();
         self.cacc.write_data.next = self.acc_new.val();
@@ -1273,13 +1315,13 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.cflg.write_address.next = self.q5_flow.q.val();
         self.cflg.write_data.next = self.c_new.val();
         self.cflg.write_enable.next = self.q5_valid.q.val();
-        self.w_valid[0].d.next = self.q5_valid.q.val() & !self.kill.val();
+        self.w_valid[0].d.next = self.q5_valid.q.val() & !self.kill_q.q.val();
         self.w_flow[0].d.next = self.q5_flow.q.val();
         self.w_c[0].d.next = self.c_new.val();
         self.w_p[0].d.next = self.p_new.val();
         self.w_acc[0].d.next = self.acc_new.val();
         for k in 1..NW {
-            self.w_valid[k].d.next = self.w_valid[k - 1].q.val() & !self.kill.val();
+            self.w_valid[k].d.next = self.w_valid[k - 1].q.val() & !self.kill_q.q.val();
             self.w_flow[k].d.next = self.w_flow[k - 1].q.val();
             self.w_c[k].d.next = self.w_c[k - 1].q.val();
         }
@@ -1377,7 +1419,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.f_head2.d.next = self.f_third.val();
         }
         self.f_was_empty.d.next = !self.f_ne.q.val();
-        if self.kill.val() {
+        if self.kill_q.q.val() {
             self.f_rd.d.next = 0.into();
             self.f_wr.d.next = 0.into();
             self.f_cnt_next.next = 0.into();
@@ -1385,9 +1427,14 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.f_cnt.d.next = self.f_cnt_next.val();
         self.f_ne.d.next =
             self.push_ok.val() | (self.f_ne.q.val() & !self.pop.val()) | (self.f_cnt.q.val() > 1);
-        if self.kill.val() {
+        if self.kill_q.q.val() {
             self.f_ne.d.next = false;
         }
+        // The next cycle's `fifo_turn`: `turn.d & f_ne.d`, where a cycle
+        // that is not the FIFO's turn pops nothing (and a FIFO that is
+        // empty is not full, so its push is taken).
+        self.fifo_turn_r.d.next =
+            !self.turn.q.val() & (self.f_ne.q.val() | self.q6_push.q.val()) & !self.kill_q.q.val();
 
         // ---- Engine: the reads, x1 -> x5 ---------------------------------------
         self.srate.read_address_a.next = self.cand.val();
@@ -1397,53 +1444,59 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.srate.read_address_b.next = 0.into();
         self.sctl.read_address_b.next = 0.into();
         self.cacc.read_address_b.next = 0.into();
-        self.x1_valid.d.next = self.go.val() & !self.kill.val();
+        self.x1_valid.d.next = self.go.val() & !self.kill_q.q.val();
         self.x1_flow.d.next = self.cand.val();
         self.x1_tick.d.next = self.tick.q.val();
         self.x1_apn.d.next = self.apn.q.val();
-        self.x2_valid.d.next = self.x1_valid.q.val() & !self.kill.val();
+        self.x2_valid.d.next = self.x1_valid.q.val() & !self.kill_q.q.val();
         self.x2_flow.d.next = self.x1_flow.q.val();
         self.x2_tick.d.next = self.x1_tick.q.val();
         self.x2_apn.d.next = self.x1_apn.q.val();
-        self.x3_valid.d.next = self.x2_valid.q.val() & !self.kill.val();
+        self.x3_valid.d.next = self.x2_valid.q.val() & !self.kill_q.q.val();
         self.x3_flow.d.next = self.x2_flow.q.val();
         self.x3_tick.d.next = self.x2_tick.q.val();
         self.x3_apn.d.next = self.x2_apn.q.val();
-        self.x4_valid.d.next = self.x3_valid.q.val() & !self.kill.val();
+        self.x4_valid.d.next = self.x3_valid.q.val() & !self.kill_q.q.val();
         self.x4_flow.d.next = self.x3_flow.q.val();
         self.x4_tick.d.next = self.x3_tick.q.val();
         self.x4_apn.d.next = self.x3_apn.q.val();
-        self.x5_valid.d.next = self.x4_valid.q.val() & !self.kill.val();
+        self.x5_valid.d.next = self.x4_valid.q.val() & !self.kill_q.q.val();
         self.x5_flow.d.next = self.x4_flow.q.val();
         self.x5_tick.d.next = self.x4_tick.q.val();
         self.x5_apn.d.next = self.x4_apn.q.val();
 
         // ---- Engine x5 (v + 5): the consumption, into RpVisit -------------------
         // w[k] is the capture of v - 1 - k.
+        // The flows shift unconditionally, so x4's compares against the
+        // flows about to become `w[k]` hold in x5.
+        self.m5_w[0].d.next = self.x4_flow.q.val() == self.q5_flow.q.val();
+        for k in 1..NW {
+            self.m5_w[k].d.next = self.x4_flow.q.val() == self.w_flow[k - 1].q.val();
+        }
         self.c_at_v.next = self.cflg.read_data_b.val();
-        if self.w_valid[5].q.val() & (self.w_flow[5].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[5].q.val() & self.m5_w[5].q.val() {
             self.c_at_v.next = self.w_c[5].q.val();
         }
-        if self.w_valid[4].q.val() & (self.w_flow[4].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[4].q.val() & self.m5_w[4].q.val() {
             self.c_at_v.next = self.w_c[4].q.val();
         }
-        if self.w_valid[3].q.val() & (self.w_flow[3].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[3].q.val() & self.m5_w[3].q.val() {
             self.c_at_v.next = self.w_c[3].q.val();
         }
-        if self.w_valid[2].q.val() & (self.w_flow[2].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[2].q.val() & self.m5_w[2].q.val() {
             self.c_at_v.next = self.w_c[2].q.val();
         }
-        if self.w_valid[1].q.val() & (self.w_flow[1].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[1].q.val() & self.m5_w[1].q.val() {
             self.c_at_v.next = self.w_c[1].q.val();
         }
-        if self.w_valid[0].q.val() & (self.w_flow[0].q.val() == self.x5_flow.q.val()) {
+        if self.w_valid[0].q.val() & self.m5_w[0].q.val() {
             self.c_at_v.next = self.w_c[0].q.val();
         }
         self.eh.write_address.next = self.x5_flow.q.val();
         self.eh.write_data.next = self.c_at_v.val();
         self.eh.write_enable.next = self.x5_valid.q.val();
         self.visit.rst.next = self.rst.val();
-        self.visit.kill.next = self.kill.val();
+        self.visit.kill.next = self.kill_q.q.val();
         self.visit.fill.next = self.fill_q.q.val();
         self.visit.in_valid.next = self.x5_valid.q.val();
         self.visit.in_flow.next = self.x5_flow.q.val();
@@ -1500,30 +1553,36 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.sctl.write_address.next = self.visit.out_flow.val();
         self.sctl.write_data.next = self.s_word.val();
         self.sctl.write_enable.next = self.visit.out_valid.val();
-        // Flow and rate 0 unless valid.
+        // Flow and rate 0 unless valid. A kill cuts the output in its own
+        // cycle (what o1 holds would leave in the next) and, with `kill_q`,
+        // in the cycle after (the visits in flight still come out then).
+        // Only the valid bit takes the kill of this cycle: o1's word is 0
+        // unless o1 is valid, o2 copies it, and the ports are o2's word
+        // ANDed with o2's valid (the kill decoded from the register port
+        // and fanned out to o2's word held the block at 130 MHz).
         self.o1_valid.d.next =
-            self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill.val();
+            self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill_q.q.val();
         self.o1_flow.d.next = 0.into();
         self.o1_rc.d.next = 0.into();
         self.o1_cut.d.next = false;
-        if self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill.val() {
+        if self.visit.out_valid.val() & self.visit.out_changed.val() & !self.kill_q.q.val() {
             self.o1_flow.d.next = self.visit.out_flow.val();
             self.o1_rc.d.next = self.visit.out_rc.val();
             self.o1_cut.d.next = self.visit.out_cut.val();
         }
-        self.o2_valid.d.next = self.o1_valid.q.val() & !self.kill.val();
-        self.o2_flow.d.next = 0.into();
-        self.o2_rc.d.next = 0.into();
-        self.o2_cut.d.next = false;
-        if self.o1_valid.q.val() & !self.kill.val() {
-            self.o2_flow.d.next = self.o1_flow.q.val();
-            self.o2_rc.d.next = self.o1_rc.q.val();
-            self.o2_cut.d.next = self.o1_cut.q.val();
-        }
+        self.o2_valid.d.next = self.o1_valid.q.val() & !self.kill.val() & !self.kill_q.q.val();
+        self.o2_flow.d.next = self.o1_flow.q.val();
+        self.o2_rc.d.next = self.o1_rc.q.val();
+        self.o2_cut.d.next = self.o1_cut.q.val();
         self.m_rate_valid.next = self.o2_valid.q.val();
-        self.m_rate_flow.next = self.o2_flow.q.val();
-        self.m_rate_rc.next = self.o2_rc.q.val();
-        self.m_rate_cut.next = self.o2_cut.q.val();
+        self.m_rate_flow.next = 0.into();
+        self.m_rate_rc.next = 0.into();
+        self.m_rate_cut.next = false;
+        if self.o2_valid.q.val() {
+            self.m_rate_flow.next = self.o2_flow.q.val();
+            self.m_rate_rc.next = self.o2_rc.q.val();
+            self.m_rate_cut.next = self.o2_cut.q.val();
+        }
 
         // ---- The clearing takes every write port ------------------------------
         if self.sweep.val() {

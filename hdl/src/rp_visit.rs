@@ -1901,13 +1901,15 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
         self.uc_t[1].d.next = bit_cast::<5, 6>(bit_cast::<6, 5>(self.c_ts[14].q.val()) + 1);
         self.uc_t[2].d.next = bit_cast::<5, 6>(bit_cast::<6, 5>(self.c_ts[14].q.val()) + 2);
         self.uc_t[3].d.next = bit_cast::<5, 6>(bit_cast::<6, 5>(self.c_ts[14].q.val()) + 3);
-        if bit_cast::<6, 5>(self.c_ts[14].q.val()) + 1 > 31 {
+        // Saturated at 31: `t + k > 31` is `t >= 32 - k` (a compare of
+        // the register, no adder in front of it).
+        if self.c_ts[14].q.val() == 31 {
             self.uc_t[1].d.next = 31.into();
         }
-        if bit_cast::<6, 5>(self.c_ts[14].q.val()) + 2 > 31 {
+        if self.c_ts[14].q.val() >= 30 {
             self.uc_t[2].d.next = 31.into();
         }
-        if bit_cast::<6, 5>(self.c_ts[14].q.val()) + 3 > 31 {
+        if self.c_ts[14].q.val() >= 29 {
             self.uc_t[3].d.next = 31.into();
         }
         self.uc_t[4].d.next = bit_cast::<5, 6>(
