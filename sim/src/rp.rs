@@ -183,6 +183,10 @@ impl Block for RpBlock {
                 }
             }
         }
+        let kill = i.rst || (i.cfg_valid && FORGETTING.contains(&(i.cfg_addr & 31)));
+        if kill && (1..=3).any(|k| g.output_due(k)) {
+            cov.hit(KILL_CUTS_OUTPUTS);
+        }
         if i.rst {
             if prev.rst {
                 cov.hit(RESET_HELD);
@@ -276,6 +280,7 @@ const COVER: &[&str] = &[
     "reset while busy",
     "reset held for several cycles",
     "event in a reset cycle",
+    "reset or forgetting write with rate updates due in the 3 cycles after",
 ];
 const CNP_FIRST: usize = 0;
 const CNP_LIMITED: usize = 1;
@@ -301,6 +306,7 @@ const RESET_MID_RUN: usize = 20;
 const RESET_WHILE_BUSY: usize = 21;
 const RESET_HELD: usize = 22;
 const EVENT_IN_RESET: usize = 23;
+const KILL_CUTS_OUTPUTS: usize = 24;
 
 /// Random register values the loader takes for `shape`: a profile's
 /// defaults at a random line rate and tick, with some registers moved, the
@@ -404,6 +410,8 @@ pub struct RpStimulus {
     /// bits), and one every few tens of thousands of cycles would keep the
     /// largest shapes busy for good.
     forget_ok_in: u64,
+    /// Cycles a due reset has waited for rate updates to cut.
+    hold_reset: u32,
     /// Resets ended so far (the first, at power-up, is not followed by a
     /// reconfiguration: the reset values are used until the first write).
     resets: u32,
@@ -561,6 +569,7 @@ impl Stimulus<RpBlock> for RpStimulus {
             cnp: 24,
             phase_in: 20_000,
             forget_ok_in: 0,
+            hold_reset: 0,
             resets: 0,
             session: vec![],
         };
@@ -576,7 +585,20 @@ impl Stimulus<RpBlock> for RpStimulus {
         // Reset: mid-traffic, held one to four cycles.
         if self.reset_left == 0 {
             self.reset_in = self.reset_in.saturating_sub(1);
+            // Half of the resets wait (up to 500 cycles) for rate updates
+            // due in the next three cycles, which the reset must cut: the
+            // output stage is cut by the kill in its own cycle and by its
+            // registered copy in the next (docs/rp.md).
+            if self.reset_in == 0
+                && self.hold_reset < 500
+                && !(1..=3).any(|k| g.output_due(k))
+                && self.resets % 2 == 1
+            {
+                self.hold_reset += 1;
+                self.reset_in = 1;
+            }
             if self.reset_in == 0 {
+                self.hold_reset = 0;
                 self.reset_left = 1 + if self.rng.chance(96) {
                     self.rng.upto(3)
                 } else {
