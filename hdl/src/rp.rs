@@ -196,8 +196,8 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     busy_cnt: DFF<Bits<18>>,
     /// `busy_cnt != 0`.
     busy_q: DFF<Bit>,
-    /// Among the visits of cycles 2..63 back, one is valid (the rest of
-    /// `any_inflight`, computed a cycle ahead).
+    /// Among the visits of cycles 2..63 back, one is valid (computed a
+    /// cycle ahead; with the last cycle's visit, every visit in flight).
     older_inflight: DFF<Bit>,
     /// The flow the clearing writes this cycle (0: none, after the reset
     /// cycle's flow 0).
@@ -350,6 +350,8 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// The decisions of the last `NW` cycles (`w[0]`: the last cycle's):
     /// the capture half, the pending flags and the byte count written.
     w_valid: Vec<DFF<Bit>>,
+    /// (`NW1` of them: the compares that read `w[k]`'s flow are made a
+    /// cycle ahead, on `w[k - 1]`'s.)
     w_flow: Vec<DFF<Bits<FB>>>,
     w_c: Vec<DFF<Bits<2>>>,
     w_p: Vec<DFF<Bits<2>>>,
@@ -393,7 +395,6 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     stale_w: Signal<Local, Bit>,
     kill: Signal<Local, Bit>,
     take: Signal<Local, Bit>,
-    any_inflight: Signal<Local, Bit>,
     sweep: Signal<Local, Bit>,
     sweep_addr: Signal<Local, Bits<FB>>,
     can: Signal<Local, Bit>,
@@ -507,7 +508,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             c_q: many(NG),
             c_q4: many(NG),
             w_valid: many(NW),
-            w_flow: many(NW),
+            w_flow: many(NW1),
             w_c: many(NW),
             w_p: many(NW1),
             w_acc: many(NW1),
@@ -728,10 +729,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         }
         for k in 0..NW {
             self.w_valid[k].clock.next = self.clk.val();
-            self.w_flow[k].clock.next = self.clk.val();
             self.w_c[k].clock.next = self.clk.val();
         }
         for k in 0..NW1 {
+            self.w_flow[k].clock.next = self.clk.val();
             self.w_p[k].clock.next = self.clk.val();
             self.w_acc[k].clock.next = self.clk.val();
         }
@@ -753,7 +754,6 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             self.s_cfg_valid.val() & (self.s_cfg_addr.val() < 18) & !self.forget_w.val();
         self.kill.next = self.rst.val() | self.forget_w.val();
         self.kill_q.d.next = self.kill.val();
-        self.any_inflight.next = self.older_inflight.q.val() | self.v_valid[0].q.val();
         self.older_inflight.d.next = false;
         for k in 0..NV1 {
             if self.v_valid[k].q.val() & !self.kill_q.q.val() {
@@ -1322,8 +1322,10 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.w_acc[0].d.next = self.acc_new.val();
         for k in 1..NW {
             self.w_valid[k].d.next = self.w_valid[k - 1].q.val() & !self.kill_q.q.val();
-            self.w_flow[k].d.next = self.w_flow[k - 1].q.val();
             self.w_c[k].d.next = self.w_c[k - 1].q.val();
+        }
+        for k in 1..NW1 {
+            self.w_flow[k].d.next = self.w_flow[k - 1].q.val();
         }
         for k in 1..NW1 {
             self.w_p[k].d.next = self.w_p[k - 1].q.val();
