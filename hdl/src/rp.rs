@@ -338,12 +338,24 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     /// The FIFO push decided in q5, made in the next cycle.
     q6_push: DFF<Bit>,
     q6_flow: DFF<Bits<FB>>,
-    /// The fold's flow compares, made a cycle ahead on q3's flow: `m4_v[i]`
-    /// is q4's flow against `v[3 + i]`'s, `m4_w[k]` against `w[k]`'s (the
-    /// flows shift unconditionally, so the compare of one cycle holds in
-    /// the next; the valids are applied in the fold).
-    m4_v: Vec<DFF<Bit>>,
-    m4_w: Vec<DFF<Bit>>,
+    /// The fold's flow compares, made two cycles ahead on q2's flow, each
+    /// against the register that holds the other flow two cycles later (the
+    /// flows shift unconditionally): `e3_v[j]` is q4's flow against
+    /// `v[4 + j]`'s, `e3_w[k]` against `w[k]`'s.
+    e3_v: Vec<DFF<Bit>>,
+    e3_w: Vec<DFF<Bit>>,
+    /// q4's flow against the visit of its own cycle (`v[3]`), made on q3.
+    m4_con: DFF<Bit>,
+    /// The fold resolved a cycle ahead, on q3, so that q4 only ANDs and
+    /// ORs: any hit (`f4_hit`); as masks, the capture that is the newest hit
+    /// of all (`f4_pm[k]`: its pending flags; none if the newest is a
+    /// visit) and the newest capture hit (`f4_cm`, `f4_am`: its half and
+    /// count; `f4_chit`: there is one).
+    f4_hit: DFF<Bit>,
+    f4_chit: DFF<Bit>,
+    f4_pm: Vec<DFF<Bits<2>>>,
+    f4_cm: Vec<DFF<Bits<2>>>,
+    f4_am: Vec<DFF<Bits<24>>>,
     /// The consumption's flow compares, made a cycle ahead on x4's flow:
     /// `m5_w[k]` is x5's flow against `w[k]`'s (valids applied at use).
     m5_w: Vec<DFF<Bit>>,
@@ -423,6 +435,13 @@ pub struct Rp<const FB: usize, const W: usize, const QB: usize, const CW: usize>
     pop: Signal<Local, Bit>,
     push_ok: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
+    /// The fold's hits for q4, on q3 (`h3_v[j]`: `v[4 + j]`, `h3_w[k]`:
+    /// `w[k]`), and whether a hit newer than `w[k]` is among all of them
+    /// (`nw_all[k]`) or among the captures (`nw_cap[k]`).
+    h3_v: Vec<Signal<Local, Bit>>,
+    h3_w: Vec<Signal<Local, Bit>>,
+    nw_all: Vec<Signal<Local, Bit>>,
+    nw_cap: Vec<Signal<Local, Bit>>,
     fold_hit: Signal<Local, Bit>,
     fold_p: Signal<Local, Bits<2>>,
     cap_hit: Signal<Local, Bit>,
@@ -512,8 +531,15 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Rp<FB, W
             w_c: many(NW),
             w_p: many(NW1),
             w_acc: many(NW1),
-            m4_v: many(7),
-            m4_w: many(5),
+            e3_v: many(6),
+            e3_w: many(5),
+            f4_pm: many(5),
+            f4_cm: many(5),
+            f4_am: many(5),
+            h3_v: many(6),
+            h3_w: many(5),
+            nw_all: many(5),
+            nw_cap: many(5),
             m5_w: many(NW),
             reset_profile: Param::new(reg(0).to_bits()),
             reset_tick_cycles: Param::new(reg(1).to_bits()),
@@ -672,6 +698,9 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
             q5_cc,
             q5_cacc,
             q5_con,
+            m4_con,
+            f4_hit,
+            f4_chit,
             q6_push,
             q6_flow,
             x1_valid,
@@ -706,11 +735,14 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         for k in 0..NV1 {
             self.v_valid[k].clock.next = self.clk.val();
         }
-        for i in 0..7 {
-            self.m4_v[i].clock.next = self.clk.val();
+        for j in 0..6 {
+            self.e3_v[j].clock.next = self.clk.val();
         }
         for k in 0..5 {
-            self.m4_w[k].clock.next = self.clk.val();
+            self.e3_w[k].clock.next = self.clk.val();
+            self.f4_pm[k].clock.next = self.clk.val();
+            self.f4_cm[k].clock.next = self.clk.val();
+            self.f4_am[k].clock.next = self.clk.val();
         }
         for k in 0..NW {
             self.m5_w[k].clock.next = self.clk.val();
@@ -1155,88 +1187,73 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.q4_bmb.d.next = self.q3_bmb.q.val();
         self.q4_bon.d.next = self.q3_bon.q.val();
 
-        // The fold's compares, a cycle ahead (q3's flow is q4's next cycle).
-        for i in 0..7 {
-            self.m4_v[i].d.next = self.q3_flow.q.val() == self.v_flow[2 + i].q.val();
+        // The fold's compares, two cycles ahead (q2's flow is q4's then;
+        // v[4 + j]'s flow is v[2 + j]'s now; w[0]'s is q4's, w[1]'s q5's,
+        // w[k]'s w[k - 2]'s).
+        for j in 0..6 {
+            self.e3_v[j].d.next = self.q2_flow.q.val() == self.v_flow[2 + j].q.val();
         }
-        self.m4_w[0].d.next = self.q3_flow.q.val() == self.q5_flow.q.val();
-        for k in 1..5 {
-            self.m4_w[k].d.next = self.q3_flow.q.val() == self.w_flow[k - 1].q.val();
+        self.e3_w[0].d.next = self.q2_flow.q.val() == self.q4_flow.q.val();
+        self.e3_w[1].d.next = self.q2_flow.q.val() == self.q5_flow.q.val();
+        for k in 2..5 {
+            self.e3_w[k].d.next = self.q2_flow.q.val() == self.w_flow[k - 2].q.val();
         }
+        self.m4_con.d.next = self.q3_flow.q.val() == self.v_flow[2].q.val();
 
-        // ---- Capture q4 -> q5: the fold, oldest first ---------------------
-        // Cycle j's visit comes before cycle j's capture. Now (n + 4):
-        // v[k] is the visit of cycle n + 3 - k, w[k] the capture of n - 2 - k.
-        self.fold_hit.next = false;
-        self.fold_p.next = 0.into();
-        self.cap_hit.next = false;
-        self.cap_c.next = 0.into();
-        self.cap_acc.next = 0.into();
-        // n - 6
-        if self.v_valid[9].q.val() & self.m4_v[6].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
+        // ---- The fold, resolved on q3 for q4 ------------------------------------
+        // Cycle j's visit comes before cycle j's capture. At q4 (n + 4),
+        // v[4 + j] is the visit of cycle n - 1 - j and w[k] the capture of
+        // n - 2 - k; the newest hit wins. The hits use the valids as they
+        // will be in the next cycle (this cycle's shifted, less the kill).
+        for j in 0..6 {
+            self.h3_v[j].next =
+                self.e3_v[j].q.val() & self.v_valid[3 + j].q.val() & !self.kill_q.q.val();
         }
-        if self.w_valid[4].q.val() & self.m4_w[4].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = self.w_p[4].q.val();
-            self.cap_hit.next = true;
-            self.cap_c.next = self.w_c[4].q.val();
-            self.cap_acc.next = self.w_acc[4].q.val();
+        self.h3_w[0].next = self.e3_w[0].q.val() & self.q5_valid.q.val() & !self.kill_q.q.val();
+        for k in 1..5 {
+            self.h3_w[k].next =
+                self.e3_w[k].q.val() & self.w_valid[k - 1].q.val() & !self.kill_q.q.val();
         }
-        // n - 5
-        if self.v_valid[8].q.val() & self.m4_v[5].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
+        // Newer than w[k]: the visits of n - 1 .. n - 2 - k and w[0..k].
+        self.nw_all[0].next = self.h3_v[0].val();
+        self.nw_cap[0].next = false;
+        for k in 1..5 {
+            self.nw_all[k].next = self.nw_all[k - 1].val() | self.h3_w[k - 1].val() | self.h3_v[k].val();
+            self.nw_cap[k].next = self.nw_cap[k - 1].val() | self.h3_w[k - 1].val();
         }
-        if self.w_valid[3].q.val() & self.m4_w[3].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = self.w_p[3].q.val();
-            self.cap_hit.next = true;
-            self.cap_c.next = self.w_c[3].q.val();
-            self.cap_acc.next = self.w_acc[3].q.val();
+        for k in 0..5 {
+            self.f4_pm[k].d.next = 0.into();
+            if self.h3_w[k].val() & !self.nw_all[k].val() {
+                self.f4_pm[k].d.next = 3.into();
+            }
+            self.f4_cm[k].d.next = 0.into();
+            self.f4_am[k].d.next = 0.into();
+            if self.h3_w[k].val() & !self.nw_cap[k].val() {
+                self.f4_cm[k].d.next = 3.into();
+                self.f4_am[k].d.next = 16777215.into();
+            }
         }
-        // n - 4
-        if self.v_valid[7].q.val() & self.m4_v[4].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
-        }
-        if self.w_valid[2].q.val() & self.m4_w[2].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = self.w_p[2].q.val();
-            self.cap_hit.next = true;
-            self.cap_c.next = self.w_c[2].q.val();
-            self.cap_acc.next = self.w_acc[2].q.val();
-        }
-        // n - 3
-        if self.v_valid[6].q.val() & self.m4_v[3].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
-        }
-        if self.w_valid[1].q.val() & self.m4_w[1].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = self.w_p[1].q.val();
-            self.cap_hit.next = true;
-            self.cap_c.next = self.w_c[1].q.val();
-            self.cap_acc.next = self.w_acc[1].q.val();
-        }
-        // n - 2
-        if self.v_valid[5].q.val() & self.m4_v[2].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
-        }
-        if self.w_valid[0].q.val() & self.m4_w[0].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = self.w_p[0].q.val();
-            self.cap_hit.next = true;
-            self.cap_c.next = self.w_c[0].q.val();
-            self.cap_acc.next = self.w_acc[0].q.val();
-        }
-        // n - 1: its visit (its capture is decided now, in q5)
-        if self.v_valid[4].q.val() & self.m4_v[1].q.val() {
-            self.fold_hit.next = true;
-            self.fold_p.next = 0.into();
-        }
+        self.f4_hit.d.next = self.nw_all[4].val() | self.h3_w[4].val() | self.h3_v[5].val();
+        self.f4_chit.d.next = self.nw_cap[4].val() | self.h3_w[4].val();
+
+        // ---- Capture q4 -> q5: the fold's one-hot picks --------------------------
+        self.fold_hit.next = self.f4_hit.q.val();
+        self.fold_p.next = (self.w_p[0].q.val() & self.f4_pm[0].q.val())
+            | (self.w_p[1].q.val() & self.f4_pm[1].q.val())
+            | (self.w_p[2].q.val() & self.f4_pm[2].q.val())
+            | (self.w_p[3].q.val() & self.f4_pm[3].q.val())
+            | (self.w_p[4].q.val() & self.f4_pm[4].q.val());
+        self.cap_hit.next = self.f4_chit.q.val();
+        self.cap_c.next = (self.w_c[0].q.val() & self.f4_cm[0].q.val())
+            | (self.w_c[1].q.val() & self.f4_cm[1].q.val())
+            | (self.w_c[2].q.val() & self.f4_cm[2].q.val())
+            | (self.w_c[3].q.val() & self.f4_cm[3].q.val())
+            | (self.w_c[4].q.val() & self.f4_cm[4].q.val());
+        self.cap_acc.next = (self.w_acc[0].q.val() & self.f4_am[0].q.val())
+            | (self.w_acc[1].q.val() & self.f4_am[1].q.val())
+            | (self.w_acc[2].q.val() & self.f4_am[2].q.val())
+            | (self.w_acc[3].q.val() & self.f4_am[3].q.val())
+            | (self.w_acc[4].q.val() & self.f4_am[4].q.val());
         self.q5_valid.d.next = self.q4_valid.q.val() & !self.kill_q.q.val();
         self.q5_kind.d.next = self.q4_kind.q.val();
         self.q5_flow.d.next = self.q4_flow.q.val();
@@ -1250,7 +1267,7 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         self.q5_cc.d.next = self.cap_c.val();
         self.q5_cacc.d.next = self.cap_acc.val();
         // n: the visit of the event's own cycle
-        self.q5_con.d.next = self.v_valid[3].q.val() & self.m4_v[0].q.val();
+        self.q5_con.d.next = self.v_valid[3].q.val() & self.m4_con.q.val();
 
         // ---- Capture q5: the decision (the one-cycle loop) --------------------
         self.dec_c.next = self.cflg.read_data_a.val();

@@ -375,7 +375,7 @@ pub struct RpVisit<const FB: usize, const W: usize> {
     c_fw: Vec<DFF<Bits<28>>>,
     /// The new `inc_stamp`, @14..@57.
     c_is_out: Vec<DFF<Bits<W>>>,
-    /// `{changed, Rt, Rc}`, @33..@57.
+    /// `{cut, changed, Rt, Rc}`, @33..@57 (the flags from @34, see `s33_chg`).
     c_rw: Vec<DFF<Bits<40>>>,
     /// The visit cuts (see `out_cut`), @5..@32.
     c_cut: Vec<DFF<Bit>>,
@@ -512,6 +512,10 @@ pub struct RpVisit<const FB: usize, const W: usize> {
     s28_rcbs: DFF<Bits<20>>,
     s32_rcf: DFF<Bits<19>>,
     s32_rtf: DFF<Bits<19>>,
+    /// The changed flag and the cut of a changed rate, @33 (ORed into
+    /// `c_rw[1]`: the compare drives one flip-flop, not the word's 40 muxes).
+    s33_chg: DFF<Bit>,
+    s33_cut: DFF<Bit>,
 
     // ---- rt_step units: chain A (all rules; units 0..3 the timer's
     // events @3, unit 4 the byte event @5), chain C (nvidia/ns3 rules;
@@ -699,7 +703,7 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
             s16_rca3, s17_rca4, s14_rbs, s18_rca, s18_rta, s24_ba, s24_cap, s25_d1, s25_d2, s25_cc,
             s26_r1, s26_r2, s26_cc, s27_rcb, s23_pc12, s23_pc34, s23_pc1, s23_pc3, s27_thrc0,
             s28_thrc1, s29_thrc2, s30_thrc3, s28_rcc1, s29_rcc2, s30_rcc3, s31_rcc4, s28_rcbs,
-            s32_rcf, s32_rtf
+            s32_rcf, s32_rtf, s33_chg, s33_cut
         );
         self.qa.clock.next = self.clk.val();
         self.qb.clock.next = self.clk.val();
@@ -2102,18 +2106,17 @@ impl<const FB: usize, const W: usize> Logic for RpVisit<FB, W> {
                 | (bit_cast::<28, 14>(self.md2.tag_out.val().get_bits::<14>(0)) << 14);
         }
 
-        // ---- @32 -> @33: changed; then the delay line to @57 ------------------------------------
+        // ---- @32 -> @33: the rates and the changed flag; @34 merged; the delay line to @57 ----
         self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
             | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19);
-        if self.c_fw[11].q.val().get_bit(10) & (self.s32_rcf.q.val() != self.c_rcb[19].q.val()) {
-            self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
-                | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19)
-                | self.changed_bit.val();
-            if self.c_cut[27].q.val() {
-                self.c_rw[0].d.next = bit_cast::<40, 19>(self.s32_rcf.q.val())
-                    | (bit_cast::<40, 19>(self.s32_rtf.q.val()) << 19)
-                    | self.changed_bit.val()
-                    | self.cut_bit.val();
+        self.s33_chg.d.next =
+            self.c_fw[11].q.val().get_bit(10) & (self.s32_rcf.q.val() != self.c_rcb[19].q.val());
+        self.s33_cut.d.next = self.c_cut[27].q.val();
+        if self.s33_chg.q.val() {
+            self.c_rw[1].d.next = self.c_rw[0].q.val() | self.changed_bit.val();
+            if self.s33_cut.q.val() {
+                self.c_rw[1].d.next =
+                    self.c_rw[0].q.val() | self.changed_bit.val() | self.cut_bit.val();
             }
         }
 

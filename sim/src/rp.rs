@@ -184,7 +184,7 @@ impl Block for RpBlock {
             }
         }
         let kill = i.rst || (i.cfg_valid && FORGETTING.contains(&(i.cfg_addr & 31)));
-        if kill && (1..=3).any(|k| g.output_due(k)) {
+        if kill && outputs_due_soon(g) {
             cov.hit(KILL_CUTS_OUTPUTS);
         }
         if i.rst {
@@ -307,6 +307,13 @@ const RESET_WHILE_BUSY: usize = 21;
 const RESET_HELD: usize = 22;
 const EVENT_IN_RESET: usize = 23;
 const KILL_CUTS_OUTPUTS: usize = 24;
+
+/// A rate update leaves in one of the next three cycles: a reset or a
+/// forgetting write now must cut it (the output stage sees the kill in its
+/// own cycle and its registered copy in the next).
+fn outputs_due_soon(g: &Rp) -> bool {
+    (1..=3).any(|k| g.output_due(k))
+}
 
 /// Random register values the loader takes for `shape`: a profile's
 /// defaults at a random line rate and tick, with some registers moved, the
@@ -591,7 +598,7 @@ impl Stimulus<RpBlock> for RpStimulus {
             // registered copy in the next (docs/rp.md).
             if self.reset_in == 0
                 && self.hold_reset < 500
-                && !(1..=3).any(|k| g.output_due(k))
+                && !outputs_due_soon(g)
                 && self.resets % 2 == 1
             {
                 self.hold_reset += 1;
