@@ -383,6 +383,64 @@ fn mutants_that_found_stimulus_gaps_are_caught() {
     }
 }
 
+/// The capture's fold (resolved a cycle ahead into one-hot masks), the
+/// visit's changed flag (registered apart from the rate word) and the
+/// output's registered kill, each planted wrong: each must be caught by the
+/// default stimulus.
+#[test]
+#[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
+fn planted_bugs_in_the_fold_and_the_output_are_caught() {
+    let c = RpBlock::mutation_config();
+    let bugs: &[(&str, &str, &str)] = &[
+        (
+            "the pending flags of a capture taken over a newer visit of its flow",
+            "        if (h3_w$2 & ~nw_all$2) begin",
+            "        if (h3_w$2 & ~nw_cap$2) begin",
+        ),
+        (
+            "the capture of n - 3 compared with the flow of n - 4",
+            "e3_w$1$d = q2_flow$q == q5_flow$q;",
+            "e3_w$1$d = q2_flow$q == w_flow$0$q;",
+        ),
+        (
+            "the visit of n - 2 left out of the hits newer than the capture of n - 3",
+            "nw_all$1 = nw_all$0 | h3_w$0 | h3_v$1;",
+            "nw_all$1 = nw_all$0 | h3_w$0;",
+        ),
+        (
+            "the oldest visit left out of the fold's hit",
+            "f4_hit$d = nw_all$4 | h3_w$4 | h3_v$5;",
+            "f4_hit$d = nw_all$4 | h3_w$4;",
+        ),
+        (
+            "a capture's hit read with the valid of the record a cycle older",
+            "h3_w$2 = e3_w$2$q & w_valid$1$q;",
+            "h3_w$2 = e3_w$2$q & w_valid$2$q;",
+        ),
+        (
+            "the visit of the event's own cycle compared with the one before",
+            "m4_con$d = q3_flow$q == v_flow$2$q;",
+            "m4_con$d = q3_flow$q == v_flow$3$q;",
+        ),
+        (
+            "a rate of a flow not limited reported as changed",
+            "s33_chg$d = c_fw$11$q[32'ha] & (s32_rcf$q != c_rcb$19$q);",
+            "s33_chg$d = (s32_rcf$q != c_rcb$19$q);",
+        ),
+        (
+            "the cut flag merged a cycle early",
+            "s33_cut$d = c_cut$27$q;",
+            "s33_cut$d = c_cut$26$q;",
+        ),
+        (
+            "a rate update the cycle after a reset or a forgetting write not cut",
+            "o2_valid$d = o1_valid$q & ~kill & ~kill_q$q;",
+            "o2_valid$d = o1_valid$q & ~kill;",
+        ),
+    ];
+    common::conformance::hand_written_bugs_are_caught::<RpBlock>(&c, bugs, 1_000_000);
+}
+
 /// The rate stream's cut flag (`m_rate_cut`), planted wrong three ways in
 /// the visit: each must be caught by the default stimulus.
 #[test]

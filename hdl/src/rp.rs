@@ -1203,16 +1203,15 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         // ---- The fold, resolved on q3 for q4 ------------------------------------
         // Cycle j's visit comes before cycle j's capture. At q4 (n + 4),
         // v[4 + j] is the visit of cycle n - 1 - j and w[k] the capture of
-        // n - 2 - k; the newest hit wins. The hits use the valids as they
-        // will be in the next cycle (this cycle's shifted, less the kill).
+        // n - 2 - k; the newest hit wins. The hits use the valids that will
+        // shift into place; the kill that clears those also clears q4's
+        // own valid, so the fold of a killed cycle is never used.
         for j in 0..6 {
-            self.h3_v[j].next =
-                self.e3_v[j].q.val() & self.v_valid[3 + j].q.val() & !self.kill_q.q.val();
+            self.h3_v[j].next = self.e3_v[j].q.val() & self.v_valid[3 + j].q.val();
         }
-        self.h3_w[0].next = self.e3_w[0].q.val() & self.q5_valid.q.val() & !self.kill_q.q.val();
+        self.h3_w[0].next = self.e3_w[0].q.val() & self.q5_valid.q.val();
         for k in 1..5 {
-            self.h3_w[k].next =
-                self.e3_w[k].q.val() & self.w_valid[k - 1].q.val() & !self.kill_q.q.val();
+            self.h3_w[k].next = self.e3_w[k].q.val() & self.w_valid[k - 1].q.val();
         }
         // Newer than w[k]: the visits of n - 1 .. n - 2 - k and w[0..k].
         self.nw_all[0].next = self.h3_v[0].val();
