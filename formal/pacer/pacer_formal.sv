@@ -93,8 +93,9 @@ module pacer_formal (
     localparam TB = `CCRTL_STAMP_BITS;
     localparam PB = FB + RS;        // P = 2^PB: every flow refreshed this often
     localparam LAT = 16;            // decision latency (golden LATENCY)
-    localparam HN = 29;             // touches remembered: the 16 in flight and
-                                    // the 14 forwarding records (`w1`..`w14`)
+    localparam HN = 30;             // touches remembered: the 16 in flight, the
+                                    // 14 forwarding records (`w1`..`w14`), and
+                                    // the 16 ahead of a touch at stage 14
     localparam [FB:0] F = 1 << FB;
     localparam [PB:0] P = 1 << PB;
     localparam [30:0] FULL = 31'h7fffffff;
@@ -134,6 +135,24 @@ module pacer_formal (
     wire [16:0] x_ml_b, x_mb_a, x_mb_b, x_ma_b;
     wire [25:0] x_ma_a;
     wire [18:0] h_rate6;
+    // The stages 6 to 15 of the touch pipeline (invariants on a touch of f).
+    wire [15:6][29:0] g_lu;
+    wire [15:6][30:0] g_bu;
+    wire [15:6] g_out;
+    wire [14:6] g_hit;
+    wire [13:6][15:0] g_h;
+    wire [15:7] g_d1;
+    wire [14:7] g_d2;
+    wire [4:0] g_d6;
+    wire [12:6][30:0] g_tram;
+    wire [11:7][27:0] g_hi;
+    wire [15:12][31:0] g_a;
+    wire [14:13][32:0] g_bma, g_lma;
+    wire [15:13][32:0] g_aml;
+    wire [32:0] g_sum13;
+    wire [30:0] g_aram14, g_xf14, g_bmc15, g_lmc15, g_y15;
+    wire [15:14][30:0] g_bml;
+    wire [15:14] g_gbl;
 
     ccrtl_pacer dut (
         .clk(clk),
@@ -194,6 +213,31 @@ module pacer_formal (
         .\stm.a_we0 (sm_we2), .\stm.a_wa0 (sm_wa2), .\stm.a_wd0 (sm_wd2),
         .\rate.we (rt_we1), .\rate.wa (rt_wa1), .\rate.wd (rt_wd1),
         .\rate.a_we0 (rt_we2), .\rate.a_wa0 (rt_wa2), .\rate.a_wd0 (rt_wd2),
+        .p6_lu$q(g_lu[6]), .p6_bu$q(g_bu[6]), .p6_out$q(g_out[6]), .p7_lu$q(g_lu[7]),
+        .p7_bu$q(g_bu[7]), .p7_out$q(g_out[7]), .p8_lu$q(g_lu[8]), .p8_bu$q(g_bu[8]),
+        .p8_out$q(g_out[8]), .p9_lu$q(g_lu[9]), .p9_bu$q(g_bu[9]), .p9_out$q(g_out[9]),
+        .p10_lu$q(g_lu[10]), .p10_bu$q(g_bu[10]), .p10_out$q(g_out[10]), .p11_lu$q(g_lu[11]),
+        .p11_bu$q(g_bu[11]), .p11_out$q(g_out[11]), .p12_lu$q(g_lu[12]), .p12_bu$q(g_bu[12]),
+        .p12_out$q(g_out[12]), .p13_lu$q(g_lu[13]), .p13_bu$q(g_bu[13]), .p13_out$q(g_out[13]),
+        .p14_lu$q(g_lu[14]), .p14_bu$q(g_bu[14]), .p14_out$q(g_out[14]), .p15_lu$q(g_lu[15]),
+        .p15_bu$q(g_bu[15]), .p15_out$q(g_out[15]), .p6_hit$q(g_hit[6]), .p7_hit$q(g_hit[7]),
+        .p8_hit$q(g_hit[8]), .p9_hit$q(g_hit[9]), .p10_hit$q(g_hit[10]), .p11_hit$q(g_hit[11]),
+        .p12_hit$q(g_hit[12]), .p13_hit$q(g_hit[13]), .p14_hit$q(g_hit[14]), .p6_h$q(g_h[6]),
+        .p7_h$q(g_h[7]), .p8_h$q(g_h[8]), .p9_h$q(g_h[9]), .p10_h$q(g_h[10]),
+        .p11_h$q(g_h[11]), .p12_h$q(g_h[12]), .p13_h$q(g_h[13]), .p7_d1$q(g_d1[7]),
+        .p7_d2$q(g_d2[7]), .p8_d1$q(g_d1[8]), .p8_d2$q(g_d2[8]), .p9_d1$q(g_d1[9]),
+        .p9_d2$q(g_d2[9]), .p10_d1$q(g_d1[10]), .p10_d2$q(g_d2[10]), .p11_d1$q(g_d1[11]),
+        .p11_d2$q(g_d2[11]), .p12_d1$q(g_d1[12]), .p12_d2$q(g_d2[12]), .p13_d1$q(g_d1[13]),
+        .p13_d2$q(g_d2[13]), .p14_d1$q(g_d1[14]), .p14_d2$q(g_d2[14]), .p15_d1$q(g_d1[15]),
+        .p6_tram$q(g_tram[6]), .p7_tram$q(g_tram[7]), .p8_tram$q(g_tram[8]), .p9_tram$q(g_tram[9]),
+        .p10_tram$q(g_tram[10]), .p11_tram$q(g_tram[11]), .p12_tram$q(g_tram[12]), .p7_hi$q(g_hi[7]),
+        .p8_hi$q(g_hi[8]), .p9_hi$q(g_hi[9]), .p10_hi$q(g_hi[10]), .p11_hi$q(g_hi[11]),
+        .p12_a$q(g_a[12]), .p13_a$q(g_a[13]), .p14_a$q(g_a[14]), .p15_a$q(g_a[15]),
+        .p6_d$q(g_d6), .p13_bma$q(g_bma[13]), .p13_aml$q(g_aml[13]), .p13_lma$q(g_lma[13]),
+        .p14_bma$q(g_bma[14]), .p14_aml$q(g_aml[14]), .p14_lma$q(g_lma[14]), .p13_sum$q(g_sum13),
+        .p14_aram$q(g_aram14), .p14_xf$q(g_xf14), .p14_bml$q(g_bml[14]), .p14_gbl$q(g_gbl[14]),
+        .p15_bml$q(g_bml[15]), .p15_gbl$q(g_gbl[15]), .p15_aml$q(g_aml[15]), .p15_bmc$q(g_bmc15),
+        .p15_lmc$q(g_lmc15), .p15_y$q(g_y15),
         .ma$a(x_ma_a), .ma$b(x_ma_b), .p6_rate$q(h_rate6)
     );
 
@@ -385,6 +429,49 @@ module pacer_formal (
         h_av <= {h_av[LAT-1:ST+1], avail};
     end
 
+
+    // ---- A touch of f at stages 7 to 15 --------------------------------------------
+    // Recorded at stage 6 and carried along with the touch, so that each
+    // stage's registers have the rule's values to be compared with (the
+    // invariants l_s*, which let the induction step start in any cycle of
+    // a touch instead of at its stage 0): `h_pT`, the tokens after f's
+    // previous touch (`lT` at stage 6); `h_ea`, R x (n - m) (`earned`);
+    // `h_hi`, its high part as the RTL carries it to stage 11.
+    wire [27:0] age28 = {2'b0, x_ma_a};
+    wire [27:0] hi6 = (h_rate6[17] && !h_rate6[18]) ? age28
+        : (!h_rate6[17] && h_rate6[18]) ? age28 << 1
+        : (h_rate6[17] && h_rate6[18]) ? age28 + (age28 << 1) : 28'd0;
+    reg [LAT-1:ST+1][30:0] h_pT;
+    reg [LAT-1:ST+1][47:0] h_ea;
+    reg [11:ST+1][27:0] h_hi;
+    always @(posedge clk) begin
+        h_pT <= {h_pT[LAT-2:ST+1], lT};
+        h_ea <= {h_ea[LAT-2:ST+1], earned};
+        h_hi <= {h_hi[10:ST+1], hi6};
+    end
+    // The rule's avail from the recorded values (as `avail` at stage 6).
+    function [30:0] avail_of(input touched, input [30:0] t, input [47:0] e, input [30:0] d);
+        reg [48:0] fl;
+        begin
+            fl = {18'b0, t} + {1'b0, e};
+            avail_of = !touched || fl >= {18'b0, d} ? d : fl[30:0];
+        end
+    endfunction
+    // R x (n - m) as stage 11 saturates it.
+    function [31:0] sat_a(input [47:0] e);
+        sat_a = |e[47:31] ? 32'h80000000 : e[31:0];
+    endfunction
+    // The distance to the newest touch ahead (0: none).
+    function [4:0] dist_of(input [15:0] ah);
+        integer i;
+        begin
+            dist_of = 5'd0;
+            for (i = 15; i >= 0; i = i - 1)
+                if (ah[i])
+                    dist_of = i + 1;
+        end
+    endfunction
+
     // ---- P1: the rule -----------------------------------------------------------
 `ifdef CHECK_P1
     always @(*)
@@ -523,7 +610,7 @@ module pacer_formal (
     wire [HN+1:1] none_b, none_w;
     assign none_b[1] = 1'b1;
     assign none_w[LAT] = 1'b1;
-    genvar k;
+    genvar k, j;
     generate
         for (k = 1; k <= HN; k = k + 1) begin : g_none_b
             assign none_b[k+1] = none_b[k] && !h_t[k];
@@ -633,6 +720,147 @@ module pacer_formal (
                 if (q_touched[ST])
                     l_age6: assert(x_ma_a == {{(26-TB){1'b0}}, q_age[ST]});
             end
+        end
+
+    // ---- The stages of a touch of f -------------------------------------------------
+    // For a touch of f at stage k (h_t[k]): the touches ahead of it (the
+    // 16 compared at stage 1), the newest one-hot and its distance.
+    wire [14:6] c_hit;
+    wire [14:6][15:0] c_h;
+    wire [4:0] c_d6 = dist_of(h_t[ST+16:ST+1]);
+    generate
+        for (k = ST; k <= 14; k = k + 1) begin : g_ahead
+            wire [15:0] ah = h_t[k+16:k+1];
+            assign c_hit[k] = |ah;
+            assign c_h[k] = ah & (~ah + 16'd1);
+        end
+    endgenerate
+    // The wrapper's own records agree: avail, grant and tokens after are
+    // those of the recorded values, and the tokens before are those after
+    // the newest touch ahead (which was then a touch, so f was touched).
+    wire [15:ST+1] ok_w_av, ok_w_link;
+    generate
+        for (k = ST + 1; k <= 15; k = k + 1) begin : g_wrec
+            wire [30:0] av = avail_of(q_touched[k], h_pT[k], h_ea[k], q_depth[k]);
+            wire gr = h_av[k] >= q_cost[k];
+            wire [30:0] ta = gr ? h_av[k] - q_cost[k] : h_av[k];
+            assign ok_w_av[k] = !h_t[k] || (h_av[k] == av && h_g[k] == gr && h_T[k] == ta);
+            wire [HN-k:1] lk;
+            wire [HN-k:0] nb;
+            assign nb[0] = 1'b1;
+            for (j = 1; j <= HN - k; j = j + 1) begin : g_link
+                assign nb[j] = nb[j-1] && !h_t[k+j];
+                assign lk[j] = !(h_t[k+j] && nb[j-1])
+                    || (h_pT[k] == h_T[k+j] && q_touched[k]);
+            end
+            assign ok_w_link[k] = !h_t[k] || &lk;
+        end
+    endgenerate
+    // The RTL's registers of the touch at stage k.
+    wire [15:ST] ok_s_ops;
+    wire [14:ST] ok_s_hit;
+    wire [13:ST] ok_s_h;
+    wire [15:ST+1] ok_s_d;
+    wire [12:ST] ok_s_tram;
+    wire [11:ST+1] ok_s_hi;
+    wire [15:12] ok_s_a;
+    generate
+        for (k = ST; k <= 15; k = k + 1) begin : g_stage_regs
+            assign ok_s_ops[k] = !h_t[k]
+                || (g_lu[k] == q_cost[k] && g_bu[k] == q_depth[k] && g_out[k] == h_req[k]);
+            if (k <= 14) begin : gs_hit
+                assign ok_s_hit[k] = !h_t[k] || g_hit[k] == c_hit[k];
+            end
+            if (k <= 13) begin : gs_h
+                assign ok_s_h[k] = !h_t[k] || g_h[k] == c_h[k];
+            end
+            if (k > ST && k <= 14) begin : gs_d12
+                assign ok_s_d[k] = !h_t[k]
+                    || (g_d1[k] == h_t[k+1] && g_d2[k] == (!h_t[k+1] && h_t[k+2]));
+            end
+            if (k == 15) begin : gs_d15
+                assign ok_s_d[k] = !h_t[k] || g_d1[k] == h_t[k+1];
+            end
+            // T_ram: the tokens after the previous touch when none is
+            // ahead (it has written), full when f was not touched.
+            if (k <= 12) begin : gs_tram
+                if (k == ST) begin : g_t6
+                    assign ok_s_tram[k] = !h_t[k] || c_hit[k]
+                        || g_tram[k] == (q_touched[k] ? lT : FULL);
+                end else begin : g_t7
+                    assign ok_s_tram[k] = !h_t[k] || c_hit[k]
+                        || g_tram[k] == (q_touched[k] ? h_pT[k] : FULL);
+                end
+            end
+            if (k > ST && k <= 11) begin : gs_hi
+                assign ok_s_hi[k] = !h_t[k] || g_hi[k] == h_hi[k];
+            end
+            if (k >= 12) begin : gs_a
+                assign ok_s_a[k] = !h_t[k] || g_a[k] == sat_a(h_ea[k]);
+            end
+        end
+    endgenerate
+    // The sums of stages 12 to 14, from the stage's own registers.
+    wire [32:0] bma15 = {2'b0, g_bu[15]} - {1'b0, g_a[15]};
+    wire [32:0] lma15 = {3'b0, g_lu[15]} - {1'b0, g_a[15]};
+    wire [14:13] ok_s_diff;
+    generate
+        for (k = 13; k <= 14; k = k + 1) begin : g_diff
+            assign ok_s_diff[k] = !h_t[k]
+                || (g_bma[k] == {2'b0, g_bu[k]} - {1'b0, g_a[k]}
+                    && g_aml[k] == {1'b0, g_a[k]} - {3'b0, g_lu[k]}
+                    && g_lma[k] == {3'b0, g_lu[k]} - {1'b0, g_a[k]});
+        end
+    endgenerate
+    always @(*)
+        if (f_past) begin
+            l_w_av: assert(&ok_w_av);
+            l_w_link: assert(&ok_w_link);
+            l_s_ops: assert(&ok_s_ops);
+            l_s_hit: assert(&ok_s_hit);
+            l_s_h: assert(&ok_s_h);
+            l_s_d: assert(&ok_s_d);
+            l_s_d6: assert(!h_t[ST] || g_d6 == c_d6);
+            l_s_tram: assert(&ok_s_tram);
+            l_s_hi: assert(&ok_s_hi);
+            l_s_a: assert(&ok_s_a);
+            l_s_diff: assert(&ok_s_diff);
+            if (h_t[13] && !c_hit[13])
+                l_s_sum13: assert(g_sum13
+                    == {2'b0, q_touched[13] ? h_pT[13] : FULL} + {1'b0, g_a[13]});
+            if (h_t[14]) begin
+                if (!c_hit[14])
+                    l_s_aram14: assert(g_aram14 == h_av[14]);
+                l_s_xf14: assert(g_xf14
+                    == (c_hit[14] && !h_t[15] && !h_t[16] ? h_pT[14] : 31'd0));
+                l_s_bml14: assert(g_bml[14] == g_bu[14] - {1'b0, g_lu[14]}
+                    && g_gbl[14] == (g_bu[14] >= {1'b0, g_lu[14]}));
+            end
+            if (h_t[15]) begin
+                l_s_bml15: assert(g_bml[15] == g_bu[15] - {1'b0, g_lu[15]}
+                    && g_gbl[15] == (g_bu[15] >= {1'b0, g_lu[15]}));
+                l_s_aml15: assert(g_aml[15] == {1'b0, g_a[15]} - {3'b0, g_lu[15]});
+                l_s_bmc15: assert(g_bmc15 == (bma15[32] || !g_d1[15] ? 31'd0 : bma15[30:0]));
+                l_s_lmc15: assert(g_lmc15 == (lma15[32] ? 31'd0 : lma15[30:0]));
+                if (!h_t[16])
+                    l_s_y15: assert(g_y15 == h_av[15]);
+            end
+        end
+    // The clearing drains the stages: a reset clears stages 6 and 12 to 15
+    // (and the products' tags), the loop's records follow them, and the
+    // touches in stages 1 to 5 and 7 to 11 (which a reset keeps) leave
+    // within 5 cycles; no touch enters while the table is cleared.
+    always @(*)
+        if (f_past && sh_busy) begin
+            l_drain: assert(!pv[6] && pv[15:12] == 0);
+            // No rate update is accepted while the table is cleared.
+            l_busy_rate: assert(!sh_rv);
+            if (sh_left <= F - 1)
+                l_drain_w1: assert(!w1v);
+            if (sh_left <= F - 2)
+                l_drain_w2: assert(!w2v);
+            if (sh_left <= F - 5)
+                l_drained: assert(pv == 0);
         end
     always @(*)
         if (f_past && !sh_busy) begin
