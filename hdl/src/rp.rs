@@ -1213,11 +1213,14 @@ impl<const FB: usize, const W: usize, const QB: usize, const CW: usize> Logic
         for k in 1..5 {
             self.h3_w[k].next = self.e3_w[k].q.val() & self.w_valid[k - 1].q.val();
         }
-        // Newer than w[k]: the visits of n - 1 .. n - 2 - k and w[0..k].
+        // Newer than w[k] (the capture of n - 2 - k): the visits of n - 1 ..
+        // n - 1 - k (v[4] .. v[4 + k]; the visit of w[k]'s own cycle comes
+        // before it) and w[0..k].
         self.nw_all[0].next = self.h3_v[0].val();
         self.nw_cap[0].next = false;
         for k in 1..5 {
-            self.nw_all[k].next = self.nw_all[k - 1].val() | self.h3_w[k - 1].val() | self.h3_v[k].val();
+            self.nw_all[k].next =
+                self.nw_all[k - 1].val() | self.h3_w[k - 1].val() | self.h3_v[k].val();
             self.nw_cap[k].next = self.nw_cap[k - 1].val() | self.h3_w[k - 1].val();
         }
         for k in 0..5 {
