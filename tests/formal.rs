@@ -947,6 +947,127 @@ fn pacer_clearing_one_cycle_short_fails_p3() {
     assert_eq!(with_result(&json, "pass").len(), 1, "{json:#}");
 }
 
+/// PACER's P1 is split into tasks `p1_*` (formal/pacer/pacer.sby): each
+/// asserts its group of the wrapper's assertions and assumes all others a
+/// cycle late. That proves P1 only if every assertion of the wrapper that
+/// P1 enables is in exactly one group, every group's label exists, and
+/// every `p1_*` task has its group; a label left out would be assumed and
+/// never proven.
+#[test]
+fn pacer_p1_split_asserts_every_label_once() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("formal/pacer");
+    let sv = std::fs::read_to_string(folder.join("pacer_formal.sv")).unwrap();
+    let sby = std::fs::read_to_string(folder.join("pacer.sby")).unwrap();
+    // The wrapper's labels: `name: assert`, but P2's and P3's own.
+    let mut labels = BTreeSet::new();
+    for line in sv.lines() {
+        if let Some((head, _)) = line.split_once(": assert") {
+            let name = head.trim();
+            if !name.starts_with("p2_") && !name.starts_with("p3_") {
+                assert!(labels.insert(name.to_string()), "label {name} twice");
+            }
+        }
+    }
+    assert!(labels.len() > 50, "{labels:?}");
+    // The p1 tasks, and each one's group.
+    let tasks_sec = sby
+        .split("[tasks]")
+        .nth(1)
+        .unwrap()
+        .split('[')
+        .next()
+        .unwrap();
+    let tasks: Vec<&str> = tasks_sec
+        .lines()
+        .filter(|l| l.split_whitespace().nth(1) == Some("p1"))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(tasks.len() > 10, "{tasks:?}");
+    let mut grouped = BTreeSet::new();
+    for t in &tasks {
+        let prefix = format!("{t}: select -set others t:$check ");
+        let lines: Vec<&str> = sby.lines().filter(|l| l.starts_with(&prefix)).collect();
+        assert_eq!(lines.len(), 1, "task {t}: one group line");
+        let words: Vec<&str> = lines[0][prefix.len()..].split_whitespace().collect();
+        assert!(!words.is_empty() && words.len() % 2 == 0, "{}", lines[0]);
+        for pair in words.chunks(2) {
+            assert_eq!(pair[1], "%d", "{}", lines[0]);
+            let name = pair[0].strip_prefix("pacer_formal/").unwrap();
+            assert!(labels.contains(name), "task {t}: no assertion {name}");
+            assert!(grouped.insert(name.to_string()), "{name} in two groups");
+        }
+    }
+    let left: Vec<_> = labels.difference(&grouped).collect();
+    assert!(left.is_empty(), "in no p1 group: {left:?}");
+    assert!(sby.contains("p1: chformal -assert -delay 1 @others\n"));
+    assert!(sby.contains("p1: chformal -assert -assert2assume @others\n"));
+}
+
+/// P4's arithmetic (formal/pacer/p4_window.smt2, method `arith`: z3 over
+/// unbounded integers) passes, and fails naming its step on three planted
+/// changes of the rule: no cap at the depth, a refill of one cycle too
+/// many, a grant that does not take its cost out of the tokens.
+#[test]
+fn pacer_p4_window_lemma_passes_and_fails_on_a_wrong_rule() {
+    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tmp_dir("formal-pacer-p4");
+    let (out, json) = formal(&dir, "pacer", None, &["p4_window"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let p = &properties(&json)[0];
+    assert_eq!(p["method"], "arith", "{json:#}");
+    assert_eq!(p["result"], "pass", "{json:#}");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("formal/pacer");
+    let lemma = std::fs::read_to_string(folder.join("p4_window.smt2")).unwrap();
+    let bugs = [
+        (
+            "no_cap",
+            "(define-fun avail ((T Int) (a Int)) Int (mn D (+ T (* R a))))",
+            "(define-fun avail ((T Int) (a Int)) Int (+ T (* R a)))",
+        ),
+        (
+            "one_cycle_more",
+            "(define-fun avail ((T Int) (a Int)) Int (mn D (+ T (* R a))))",
+            "(define-fun avail ((T Int) (a Int)) Int (mn D (+ T (* R (+ a 1)))))",
+        ),
+        (
+            "grant_keeps_tokens",
+            "(inv (ite gr (- av C) av) 1",
+            "(inv av 1",
+        ),
+    ];
+    for (name, from, to) in bugs {
+        assert_eq!(lemma.matches(from).count(), 1, "{name}: {from}");
+        let fdir = dir.join(name).join("formal");
+        std::fs::create_dir_all(fdir.join("pacer")).unwrap();
+        for e in std::fs::read_dir(&folder).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), fdir.join("pacer").join(e.file_name())).unwrap();
+        }
+        std::fs::write(fdir.join("pacer/p4_window.smt2"), lemma.replace(from, to)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_ccrtl"))
+            .args(["formal", "pacer", "--json", "--task", "p4_window"])
+            .env("CCRTL_BUILD_DIR", dir.join(name).join("build"))
+            .env("CCRTL_FORMAL_DIR", &fdir)
+            .output()
+            .unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let p = &properties(&json)[0];
+        assert_eq!(p["result"], "fail", "{name}: {json:#}");
+        assert_eq!(
+            p["failed"],
+            serde_json::json!(["p4_step (sat)"]),
+            "{name}: {json:#}"
+        );
+    }
+}
+
 #[test]
 fn rp_cut_floor_off_by_one_fails_p1_in_every_profile() {
     fast_bug("rp_cut_floor_off_by_one");

@@ -25,17 +25,9 @@
 //                 reset and in refresh cycles, high otherwise;
 //                 `s_rate_ready` is low in the 2^flow_bits cycles after a
 //                 reset, high otherwise.
-//   P4 window     the rate bound, as the issue states it: while f's rate
-//                 and the registers stay as they are, the bytes granted to
-//                 f in any w consecutive cycles are at most
-//                 bucket + R w / byte_time. Checked on the block's own
-//                 grants against a bucket the wrapper refills every cycle
-//                 (no lazy refill, no forwarding): from the first touch of f
-//                 after a change (of f's rate, `bucket`, `byte_time`,
-//                 `init_rate`, or a reset), every grant that leaves must be
-//                 covered by that bucket. That bucket never exceeds
-//                 `bucket x byte_time` tokens and earns R a cycle, so over
-//                 w cycles the grants take at most the bound above.
+//   P4 window     the rate bound (the issue's): not here, but in
+//                 p4_window.smt2, a lemma on the rule over unbounded
+//                 integers (method `arith`): with P1 it holds of the RTL.
 //
 // The flow table's block RAMs are read with CCRTL_FORMAL_RAM defined: each
 // (`tok`, `stm`, `rate`) then keeps only the word of one address
@@ -59,7 +51,7 @@
 // of f are taken in order, so `lT`, the tokens after the previous touch,
 // is known then.
 //
-// Invariants (the L* assertions, asserted with P1 and P4, so proven with them): the registers,
+// Invariants (the l_* assertions, asserted with P1, so proven with it): the registers,
 // time, the clearing and the refresh counter equal the wrapper's; f's
 // words as a read issued now sees them (the writes of the last two cycles,
 // from the RAMs' write registers, applied) hold the rule's state as of the
@@ -135,12 +127,30 @@ module pacer_formal (
     wire [16:0] x_ml_b, x_mb_a, x_mb_b, x_ma_b;
     wire [25:0] x_ma_a;
     wire [18:0] h_rate6;
+    // The multipliers' levels and tags, the RAMs' read registers, stages 1
+    // to 5 and the last rate update (invariants on a touch of f).
+    wire [959:0] ml_lv;  // s1_0..s1_8, s2_0..s2_4, s3_0..s3_2, s4_0, s4_1, s5
+    wire [5:1] ml_t;
+    wire [959:0] mb_lv;  // s1_0..s1_8, s2_0..s2_4, s3_0..s3_2, s4_0, s4_1, s5
+    wire [5:1] mb_t;
+    wire [5:1] ma_t;
+    wire [5:1] g_fr;
+    wire [5:1][18:0] g_frv, g_init;
+    wire [15:0] g_e2;
+    wire [5:3][4:0] g_dd;
+    wire [FB-1:0] tok_ra, stm_ra, rate_ra;
+    wire [5:2][30:0] tok_rd;
+    wire [5:2][TB-1:0] stm_rd;
+    wire [5:2][19:0] rate_rd;
+    wire h_rwv;
+    wire [FB-1:0] h_rwf;
+    wire [18:0] h_rwr;
     // The stages 6 to 15 of the touch pipeline (invariants on a touch of f).
     wire [15:6][29:0] g_lu;
     wire [15:6][30:0] g_bu;
     wire [15:6] g_out;
-    wire [14:6] g_hit;
-    wire [13:6][15:0] g_h;
+    wire [14:3] g_hit;
+    wire [13:3][15:0] g_h;
     wire [15:7] g_d1;
     wire [14:7] g_d2;
     wire [4:0] g_d6;
@@ -238,6 +248,39 @@ module pacer_formal (
         .p14_aram$q(g_aram14), .p14_xf$q(g_xf14), .p14_bml$q(g_bml[14]), .p14_gbl$q(g_gbl[14]),
         .p15_bml$q(g_bml[15]), .p15_gbl$q(g_gbl[15]), .p15_aml$q(g_aml[15]), .p15_bmc$q(g_bmc15),
         .p15_lmc$q(g_lmc15), .p15_y$q(g_y15),
+        .\ml.s1_0$q (ml_lv[47:0]), .\ml.s1_1$q (ml_lv[95:48]), .\ml.s1_2$q (ml_lv[143:96]),
+        .\ml.s1_3$q (ml_lv[191:144]), .\ml.s1_4$q (ml_lv[239:192]), .\ml.s1_5$q (ml_lv[287:240]),
+        .\ml.s1_6$q (ml_lv[335:288]), .\ml.s1_7$q (ml_lv[383:336]), .\ml.s1_8$q (ml_lv[431:384]),
+        .\ml.s2_0$q (ml_lv[479:432]), .\ml.s2_1$q (ml_lv[527:480]), .\ml.s2_2$q (ml_lv[575:528]),
+        .\ml.s2_3$q (ml_lv[623:576]), .\ml.s2_4$q (ml_lv[671:624]), .\ml.s3_0$q (ml_lv[719:672]),
+        .\ml.s3_1$q (ml_lv[767:720]), .\ml.s3_2$q (ml_lv[815:768]), .\ml.s4_0$q (ml_lv[863:816]),
+        .\ml.s4_1$q (ml_lv[911:864]), .\ml.s5$q (ml_lv[959:912]), .\ml.t1$q (ml_t[1]),
+        .\ml.t2$q (ml_t[2]), .\ml.t3$q (ml_t[3]), .\ml.t4$q (ml_t[4]),
+        .\ml.t5$q (ml_t[5]), .\mb.s1_0$q (mb_lv[47:0]), .\mb.s1_1$q (mb_lv[95:48]),
+        .\mb.s1_2$q (mb_lv[143:96]), .\mb.s1_3$q (mb_lv[191:144]), .\mb.s1_4$q (mb_lv[239:192]),
+        .\mb.s1_5$q (mb_lv[287:240]), .\mb.s1_6$q (mb_lv[335:288]), .\mb.s1_7$q (mb_lv[383:336]),
+        .\mb.s1_8$q (mb_lv[431:384]), .\mb.s2_0$q (mb_lv[479:432]), .\mb.s2_1$q (mb_lv[527:480]),
+        .\mb.s2_2$q (mb_lv[575:528]), .\mb.s2_3$q (mb_lv[623:576]), .\mb.s2_4$q (mb_lv[671:624]),
+        .\mb.s3_0$q (mb_lv[719:672]), .\mb.s3_1$q (mb_lv[767:720]), .\mb.s3_2$q (mb_lv[815:768]),
+        .\mb.s4_0$q (mb_lv[863:816]), .\mb.s4_1$q (mb_lv[911:864]), .\mb.s5$q (mb_lv[959:912]),
+        .\mb.t1$q (mb_t[1]), .\mb.t2$q (mb_t[2]), .\mb.t3$q (mb_t[3]),
+        .\mb.t4$q (mb_t[4]), .\mb.t5$q (mb_t[5]), .\ma.t1$q (ma_t[1]),
+        .\ma.t2$q (ma_t[2]), .\ma.t3$q (ma_t[3]), .\ma.t4$q (ma_t[4]),
+        .\ma.t5$q (ma_t[5]), .\tok.a_ra0 (tok_ra), .\tok.a_q0_0 (tok_rd[2]),
+        .\tok.a_o0_0 (tok_rd[3]), .\tok.a_f0_0 (tok_rd[4]), .tok$read_data_a (tok_rd[5]),
+        .\stm.a_ra0 (stm_ra), .\stm.a_q0_0 (stm_rd[2]), .\stm.a_o0_0 (stm_rd[3]),
+        .\stm.a_f0_0 (stm_rd[4]), .stm$read_data_a (stm_rd[5]), .\rate.a_ra0 (rate_ra),
+        .\rate.a_q0_0 (rate_rd[2]), .\rate.a_o0_0 (rate_rd[3]), .\rate.a_f0_0 (rate_rd[4]),
+        .rate$read_data_a (rate_rd[5]), .p1_fr$q(g_fr[1]), .p1_frv$q(g_frv[1]),
+        .p1_init$q(g_init[1]), .p2_fr$q(g_fr[2]), .p2_frv$q(g_frv[2]),
+        .p2_init$q(g_init[2]), .p3_fr$q(g_fr[3]), .p3_frv$q(g_frv[3]),
+        .p3_init$q(g_init[3]), .p4_fr$q(g_fr[4]), .p4_frv$q(g_frv[4]),
+        .p4_init$q(g_init[4]), .p5_fr$q(g_fr[5]), .p5_frv$q(g_frv[5]),
+        .p5_init$q(g_init[5]), .p2_e$q(g_e2), .p3_hit$q(g_hit[3]),
+        .p3_h$q(g_h[3]), .p3_d$q(g_dd[3]), .p4_hit$q(g_hit[4]),
+        .p4_h$q(g_h[4]), .p4_d$q(g_dd[4]), .p5_hit$q(g_hit[5]),
+        .p5_h$q(g_h[5]), .p5_d$q(g_dd[5]), .rw_valid$q(h_rwv),
+        .rw_flow$q(h_rwf), .rw_rc$q(h_rwr),
         .ma$a(x_ma_a), .ma$b(x_ma_b), .p6_rate$q(h_rate6)
     );
 
@@ -329,6 +372,33 @@ module pacer_formal (
             s3_0 = s2_0 + (s2_1 << 4); s3_1 = s2_2 + (s2_3 << 4); s3_2 = s2_4;
             s4_0 = s3_0 + (s3_1 << 8); s4_1 = s3_2 << 16;
             mul_rows = s4_0 + s4_1;
+        end
+    endfunction
+
+    // PipeMul's registers for a x b, level by level, in the layout of the
+    // exposed levels (s1_0..s1_8, s2_0..s2_4, s3_0..s3_2, s4_0, s4_1, s5
+    // from bit 0 up): the terms of `mul_rows`, which the level invariants
+    // (l_lv_*) compare with the RTL's.
+    function [959:0] mr_lv(input [47:0] a, input [16:0] b);
+        reg [47:0] r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
+        reg [47:0] s1_0, s1_1, s1_2, s1_3, s1_4, s1_5, s1_6, s1_7, s1_8;
+        reg [47:0] s2_0, s2_1, s2_2, s2_3, s2_4, s3_0, s3_1, s3_2, s4_0, s4_1;
+        begin
+            r0 = b[0] ? a : 48'd0;   r1 = b[1] ? a : 48'd0;   r2 = b[2] ? a : 48'd0;
+            r3 = b[3] ? a : 48'd0;   r4 = b[4] ? a : 48'd0;   r5 = b[5] ? a : 48'd0;
+            r6 = b[6] ? a : 48'd0;   r7 = b[7] ? a : 48'd0;   r8 = b[8] ? a : 48'd0;
+            r9 = b[9] ? a : 48'd0;   r10 = b[10] ? a : 48'd0; r11 = b[11] ? a : 48'd0;
+            r12 = b[12] ? a : 48'd0; r13 = b[13] ? a : 48'd0; r14 = b[14] ? a : 48'd0;
+            r15 = b[15] ? a : 48'd0; r16 = b[16] ? a : 48'd0;
+            s1_0 = r0 + (r1 << 1);   s1_1 = r2 + (r3 << 1);   s1_2 = r4 + (r5 << 1);
+            s1_3 = r6 + (r7 << 1);   s1_4 = r8 + (r9 << 1);   s1_5 = r10 + (r11 << 1);
+            s1_6 = r12 + (r13 << 1); s1_7 = r14 + (r15 << 1); s1_8 = r16;
+            s2_0 = s1_0 + (s1_1 << 2); s2_1 = s1_2 + (s1_3 << 2);
+            s2_2 = s1_4 + (s1_5 << 2); s2_3 = s1_6 + (s1_7 << 2); s2_4 = s1_8;
+            s3_0 = s2_0 + (s2_1 << 4); s3_1 = s2_2 + (s2_3 << 4); s3_2 = s2_4;
+            s4_0 = s3_0 + (s3_1 << 8); s4_1 = s3_2 << 16;
+            mr_lv = {s4_0 + s4_1, s4_1, s4_0, s3_2, s3_1, s3_0, s2_4, s2_3, s2_2, s2_1, s2_0,
+                     s1_8, s1_7, s1_6, s1_5, s1_4, s1_3, s1_2, s1_1, s1_0};
         end
     endfunction
 
@@ -498,61 +568,8 @@ module pacer_formal (
         end
 `endif
 
-    // ---- P4: the window bound ----------------------------------------------------------
-    // `steady`: f's rate and the registers have not changed since f's last
-    // touch (set at a touch, cleared by a change or a reset); `sb`: from
-    // that touch on, a bucket refilled every cycle, `min(D, sb + R)`, less
-    // the cost of every grant that leaves for f. It runs LAT cycles behind
-    // the rule, with the decisions as they leave, so `sb_*` below are the
-    // values of the touch's cycle carried along with it.
-    wire change = rst || wr_bucket || wr_bt || (wr_init && !sh_rv)
-        || (rate_accept && s_rate_flow == f);
-    reg steady;
-    always @(posedge clk)
-        if (change)
-            steady <= 1'b0;
-        else if (touch_f)
-            steady <= 1'b1;
-    // Per cycle n, carried to n + LAT: steady in n and in n - 1 (a window
-    // opens at the touch that set it), R, D and the request's cost.
-    reg [LAT:1] q_open, q_on;
-    always @(posedge clk) begin
-        // A reset drops the decisions in flight: their windows end.
-        if (rst) begin
-            q_on <= 0;
-            q_open <= 0;
-        end else begin
-            q_on <= {q_on[LAT-1:1], steady && !change};
-            q_open <= {q_open[LAT-1:1], !steady && touch_f && !change};
-        end
-    end
-    // The every-cycle bucket, LAT cycles behind: before the cycle's own
-    // request (refilled from the last cycle), and after its grant.
-    reg [31:0] sb;
-    wire [32:0] sb_fill = sb + q_rate[LAT];
-    wire [31:0] sb_now = sb_fill >= q_depth[LAT] ? q_depth[LAT] : sb_fill[31:0];
-    wire out_grant_f = m_dec_valid && m_dec_flow == f && m_dec_grant;
-    always @(posedge clk)
-        if (q_open[LAT])
-            // The touch that opens the window: the rule's tokens after it.
-            sb <= h_T[LAT];
-        else if (out_grant_f)
-            sb <= sb_now - q_cost[LAT];
-        else
-            sb <= sb_now;
-
-`ifdef CHECK_P4
-    always @(*)
-        if (f_past && q_on[LAT] && out_grant_f)
-            p4_window: assert(sb_now >= q_cost[LAT]);
-`endif
-
-    // ---- Invariants (asserted with P1 and P4; the clearing's with P3 too) ------------
+    // ---- Invariants (asserted with P1; the clearing's with P3 too) ---------------------
 `ifdef CHECK_P1
-`define F_LEMMAS
-`define F_CLEAR_LEMMAS
-`endif
-`ifdef CHECK_P4
 `define F_LEMMAS
 `define F_CLEAR_LEMMAS
 `endif
@@ -725,11 +742,11 @@ module pacer_formal (
     // ---- The stages of a touch of f -------------------------------------------------
     // For a touch of f at stage k (h_t[k]): the touches ahead of it (the
     // 16 compared at stage 1), the newest one-hot and its distance.
-    wire [14:6] c_hit;
-    wire [14:6][15:0] c_h;
+    wire [14:1] c_hit;
+    wire [14:1][15:0] c_h;
     wire [4:0] c_d6 = dist_of(h_t[ST+16:ST+1]);
     generate
-        for (k = ST; k <= 14; k = k + 1) begin : g_ahead
+        for (k = 1; k <= 14; k = k + 1) begin : g_ahead
             wire [15:0] ah = h_t[k+16:k+1];
             assign c_hit[k] = |ah;
             assign c_h[k] = ah & (~ah + 16'd1);
@@ -867,34 +884,170 @@ module pacer_formal (
             l_w1: assert((w1v && w1f == f) == h_t[16]);
             l_w2: assert((w2v && w2f == f) == h_t[17]);
         end
-`endif
 
-`ifdef CHECK_P4
-    // The window's bucket is the rule's avail as long as nothing changed:
-    // in cycle n (LAT behind), min(D, T + R x (n - m)) with the tokens T
-    // after f's last touch m before n (`wT`, the newest touch at least
-    // LAT + 1 cycles ago), R and n - m of cycle n.
-    reg [30:0] wT;
+    // ---- Stages 1 to 5, the RAMs' reads and the multipliers' levels -----------------
+    // With these every register a touch of f passes through is pinned, from
+    // its request to its decision, so P1's induction needs a few cycles
+    // instead of the 7 that stages 0 to 5 and `ma`'s levels took.
+    //
+    // The multipliers: level j of `ml`, `mb` and `ma` (PipeMul's s<j>_*, s5)
+    // holds the partial sums of the operands of j cycles ago, the terms of
+    // mr_lv (`mul_rows`'s, in its layout), and the tags the touches' valid
+    // bits.
+    // `mv`: the cycles since power-up, saturating at 7: level j holds
+    // from cycle j on (the registers and the records start together). The
+    // first cycles are the clearing of the first reset (l_mv), so that an
+    // induction step cannot start in a cycle that only looks like one of
+    // them.
+    reg [2:0] mv = 3'd0;
     always @(posedge clk)
-        if (h_t[LAT])
-            wT <= h_T[LAT];
-    wire [47:0] w_earned = r_times_age({{(26-TB){1'b0}}, q_age[LAT]}, q_rate[LAT]);
-    wire [48:0] w_filled = {18'b0, wT} + {1'b0, w_earned};
-    wire [30:0] w_avail = w_filled >= {18'b0, q_depth[LAT]} ? q_depth[LAT] : w_filled[30:0];
-    wire [HN:LAT+1] ok_wT;
-    wire [HN+1:LAT+1] none_v;
-    assign none_v[LAT+1] = 1'b1;
+        if (mv != 3'd7)
+            mv <= mv + 1'b1;
+    always @(*)
+        if (f_past && mv != 3'd7)
+            l_mv: assert(sh_busy && sh_left >= F + 1 - mv);
+    // The operands as the RTL drives them: `byte_time` is 14 bits wide and
+    // `ma`'s a (the age or the distance) TB bits, zero-extended; recording
+    // only those bits keeps the wrapper's terms in the RTL's shape (a row of
+    // a zero bit is 0 in both).
+    reg [5:1][15:0] q_mla;
+    reg [5:1][13:0] q_mlb, q_mbb;
+    reg [5:1][16:0] q_mba;
+    always @(posedge clk) begin
+        q_mla <= {q_mla[4:1], x_ml_a};
+        q_mlb <= {q_mlb[4:1], x_ml_b[13:0]};
+        q_mba <= {q_mba[4:1], x_mb_a};
+        q_mbb <= {q_mbb[4:1], x_mb_b[13:0]};
+    end
+    wire [5:1] ok_lv_ml, ok_lv_mb, ok_cost, ok_depth;
     generate
-        for (k = LAT + 1; k <= HN; k = k + 1) begin : g_wT
-            assign none_v[k+1] = none_v[k] && !h_t[k];
-            assign ok_wT[k] = !(h_t[k] && none_v[k]) || wT == h_T[k];
+        for (k = 1; k <= 5; k = k + 1) begin : g_lv
+            // Level k's slice of the 20 registers, 48 bits each.
+            localparam LO = (k == 1 ? 0 : k == 2 ? 9 : k == 3 ? 14 : k == 4 ? 17 : 19) * 48;
+            localparam HI = (k == 1 ? 9 : k == 2 ? 14 : k == 3 ? 17 : k == 4 ? 19 : 20) * 48 - 1;
+            wire [959:0] e_ml = mr_lv({32'b0, q_mla[k]}, {3'b0, q_mlb[k]});
+            wire [959:0] e_mb = mr_lv({31'b0, q_mba[k]}, {3'b0, q_mbb[k]});
+            wire on = mv >= k;
+            assign ok_lv_ml[k] = !on || ml_lv[HI:LO] == e_ml[HI:LO];
+            assign ok_lv_mb[k] = !on || mb_lv[HI:LO] == e_mb[HI:LO];
+            // The rule's C and D of the touch at stage k are the products of
+            // the recorded operands.
+            wire [47:0] c48 = mul_rows({32'b0, q_mla[k]}, {3'b0, q_mlb[k]});
+            wire [47:0] d48 = mul_rows({31'b0, q_mba[k]}, {3'b0, q_mbb[k]});
+            assign ok_cost[k] = !on || q_cost[k] == c48[29:0];
+            assign ok_depth[k] = !on || q_depth[k] == d48[30:0];
         end
     endgenerate
     always @(*)
         if (f_past) begin
-            l_wT: assert(&ok_wT);
-            if (q_on[LAT])
-                l_window_rule: assert(sb_now == {1'b0, w_avail});
+            l_lv_ml1: assert(ok_lv_ml[1]);
+            l_lv_ml2: assert(ok_lv_ml[2]);
+            l_lv_ml3: assert(ok_lv_ml[3]);
+            l_lv_ml4: assert(ok_lv_ml[4]);
+            l_lv_ml5: assert(ok_lv_ml[5]);
+            l_lv_mb1: assert(ok_lv_mb[1]);
+            l_lv_mb2: assert(ok_lv_mb[2]);
+            l_lv_mb3: assert(ok_lv_mb[3]);
+            l_lv_mb4: assert(ok_lv_mb[4]);
+            l_lv_mb5: assert(ok_lv_mb[5]);
+            l_q_cost: assert(&ok_cost);
+            l_q_depth: assert(&ok_depth);
+        end
+    // The tags are the stages' valid bits once the clearing has drained
+    // the stages (a reset clears the tags, not stages 1 to 5 and 7 to 11).
+    always @(*)
+        if (f_past && !sh_busy) begin
+            l_tag_ml: assert(ml_t == pv[5:1]);
+            l_tag_ma: assert(ma_t == pv[11:7]);
+        end
+    // A reset clears the tags, and no touch enters while the table is
+    // cleared; stages 1 to 5 and 7 to 11 empty one a cycle.
+    wire [5:1] ok_dr;
+    generate
+        for (k = 1; k <= 5; k = k + 1) begin : g_dr
+            assign ok_dr[k] = sh_left > F - k || (!pv[k] && !pv[6+k]);
+        end
+    endgenerate
+    always @(*)
+        if (f_past && sh_busy) begin
+            l_tag_busy: assert(ml_t == 0 && mb_t == 0 && ma_t == 0);
+            l_drain_k: assert(&ok_dr);
+        end
+
+    // The RAMs' reads: the address register holds stage 1's flow; for a
+    // touch of f at stage k, `*_rd[k]` is what its read returns (stage 1:
+    // the word the read will take at the end of the cycle; 2 to 4: the
+    // RAM's registers; 5: `read_data`).
+    wire [5:1][30:0] tok_rdk;
+    wire [5:1][TB-1:0] stm_rdk;
+    wire [5:1][19:0] rate_rdk;
+    assign tok_rdk = {tok_rd[5], tok_rd[4], tok_rd[3], tok_rd[2], tok_word};
+    assign stm_rdk = {stm_rd[5], stm_rd[4], stm_rd[3], stm_rd[2], stm_word};
+    assign rate_rdk = {rate_rd[5], rate_rd[4], rate_rd[3], rate_rd[2], rate_word};
+    // f's rate at a touch, the rule's as of the touch's cycle: the update
+    // of the cycle before (forwarded), else the RAM's word if valid, else
+    // `init_rate` of that cycle.
+    wire [5:1] ok_p_rate, ok_p_tok, ok_p_stm, ok_p_hit;
+    // A touch with one of f ahead of it found f touched, and its age is
+    // the distance to the newest one within 16.
+    wire [ST:1] ok_p_touched, ok_p_age;
+    generate
+        for (k = 1; k <= ST; k = k + 1) begin : g_ptouched
+            assign ok_p_touched[k] = !h_t[k] || !(|h_t[HN:k+1]) || q_touched[k];
+            assign ok_p_age[k] = !h_t[k] || !c_hit[k]
+                || q_age[k] == {{(TB-5){1'b0}}, dist_of(h_t[k+16:k+1])};
+        end
+    endgenerate
+    generate
+        for (k = 1; k <= 5; k = k + 1) begin : g_early
+            wire [18:0] r = g_fr[k] ? g_frv[k] : rate_rdk[k][19] ? rate_rdk[k][18:0] : g_init[k];
+            assign ok_p_rate[k] = !h_t[k] || r == q_rate[k];
+            // No touch of f in the 16 ahead: the tokens and the stamp read
+            // are those of f's last touch (full when none since the reset).
+            assign ok_p_tok[k] = !h_t[k] || c_hit[k]
+                || tok_rdk[k] == (q_touched[k] ? lT : FULL);
+            localparam [TB-1:0] KT = k;
+            wire [TB-1:0] st_age = sh_now - KT - stm_rdk[k];
+            assign ok_p_stm[k] = !h_t[k] || c_hit[k] || !q_touched[k]
+                || st_age == q_age[k] - 5'd15;
+            // The compares with the touches ahead (stage 2: one bit per
+            // distance; 3 to 5: the newest one-hot, its distance).
+            if (k == 2) begin : g_e
+                assign ok_p_hit[k] = !h_t[k] || g_e2 == h_t[18:3];
+            end else if (k >= 3) begin : g_hd
+                assign ok_p_hit[k] = !h_t[k] || (g_hit[k] == c_hit[k] && g_h[k] == c_h[k]
+                    && g_dd[k] == dist_of(h_t[k+16:k+1]));
+            end else begin : g_none
+                assign ok_p_hit[k] = 1'b1;
+            end
+        end
+    endgenerate
+    always @(*)
+        if (f_past) begin
+            l_ra: assert(tok_ra == pf[1] && stm_ra == pf[1] && rate_ra == pf[1]);
+            l_p_rate: assert(&ok_p_rate);
+            l_p_tok: assert(&ok_p_tok);
+            l_p_stm: assert(&ok_p_stm);
+            l_p_hit: assert(&ok_p_hit);
+            l_p_touched: assert(&ok_p_touched);
+            l_p_age: assert(&ok_p_age);
+            l_p_out: assert((mb_t & h_t[5:1]) == (h_req[5:1] & h_t[5:1]));
+            // A read of f at stage 1 collides with no write unless the rate
+            // is forwarded or a touch ahead will forward the tokens.
+            if (h_t[1]) begin
+                if (!g_fr[1])
+                    l_col_rate: assert(!r2);
+                if (!c_hit[1])
+                    l_col_tok: assert(!t2 && !s2);
+            end
+            // The last cycle's rate update (forwarding's record) is f's.
+            if (h_rwv && h_rwf == f)
+                l_rw: assert(sh_rv && sh_r == h_rwr && r1 && r1d == {1'b1, h_rwr});
+            if (!sh_busy) begin
+                if (r1)
+                    l_rw_r1: assert(h_rwv && h_rwf == f);
+                l_wr_tok: assert(t1 == h_t[16] && s1 == h_t[16]);
+            end
         end
 `endif
 

@@ -82,6 +82,11 @@ pub enum Method {
     /// i.e. some input the assumptions allow reaches the condition (what a
     /// cover statement shows for sby).
     SatReach,
+    /// z3 on an SMT-LIB file of the block's folder (`<task>.smt2`): a
+    /// lemma about the block's rule over unbounded integers, no Verilog.
+    /// Every `(check-sat)` of the file, each after an `(echo "label")`,
+    /// must answer `unsat`. Complete: no depth.
+    Arith,
 }
 
 impl Method {
@@ -92,13 +97,14 @@ impl Method {
             Method::Cover => "cover",
             Method::Sat => "sat",
             Method::SatReach => "sat-reach",
+            Method::Arith => "arith",
         }
     }
 
     /// Whether the method runs a solver over steps from reset (with a
     /// depth), as sby's do; `sat` methods have none.
     pub fn has_depth(self) -> bool {
-        !matches!(self, Method::Sat | Method::SatReach)
+        !matches!(self, Method::Sat | Method::SatReach | Method::Arith)
     }
 }
 
@@ -513,6 +519,17 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
             });
         }
     }
+    for t in arith_tasks(&folder)? {
+        if tasks.iter().any(|o| o.name == t) {
+            bail!("task `{t}` is named in both {sby_name} and {t}.smt2");
+        }
+        tasks.push(TaskSpec {
+            name: t,
+            method: Method::Arith,
+            depth: 0,
+            sat: None,
+        });
+    }
     let sat = load_sat(&folder, name)?;
     if let Some(f) = &sat {
         for t in &f.tasks {
@@ -614,7 +631,7 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
                 // A sat file's tasks are single-threaded yosys runs, each
                 // in its own directory: they run side by side, one per
                 // core, the rows in the file's order.
-                Some(f) if tasks.iter().all(|t| t.sat.is_some()) => {
+                Some(f) if !tasks.is_empty() && tasks.iter().all(|t| t.sat.is_some()) => {
                     let next = std::sync::atomic::AtomicUsize::new(0);
                     let done: Vec<std::sync::Mutex<Option<Result<TaskRow>>>> =
                         tasks.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -649,6 +666,9 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
                         rows.push(match (&t.sat, &sat) {
                             (Some(st), Some(f)) => {
                                 run_sat_task(tools, &cwork, &cfinal, name, f, st)?
+                            }
+                            _ if t.method == Method::Arith => {
+                                run_arith_task(&cwork, &cfinal, name, &t.name)?
                             }
                             _ => run_task(
                                 tools, &cwork, &cfinal, &sby_name, &t.name, t.method, t.depth,
@@ -1041,6 +1061,106 @@ fn run_sat_task(
     })
 }
 
+/// The `arith` tasks of a block's folder: one per `<task>.smt2` file, in
+/// name order.
+fn arith_tasks(folder: &Path) -> Result<Vec<String>> {
+    let mut names = vec![];
+    let rd = match std::fs::read_dir(folder) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(names),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", folder.display())),
+    };
+    for e in rd {
+        let p = e?.path();
+        if p.extension().and_then(|x| x.to_str()) == Some("smt2") && p.is_file() {
+            if let Some(stem) = p.file_stem().and_then(|x| x.to_str()) {
+                names.push(stem.to_string());
+            }
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// z3's answers to an `arith` file: the `(echo "label")` before each
+/// `(check-sat)` and the answer, in order. Every check must be `unsat`;
+/// the labels of the others are returned, or an error when the output is
+/// not one label and one answer per check of the file.
+fn arith_verdict(file: &str, text: &str, out: &str) -> Result<Vec<String>> {
+    let checks = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("(check-sat)"))
+        .count();
+    if checks == 0 {
+        bail!("{file} has no (check-sat): nothing is proven");
+    }
+    let lines: Vec<&str> = out
+        .lines()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    if lines.len() != 2 * checks {
+        bail!(
+            "{file}: z3 gave {} lines for {checks} checks (each check needs an (echo \"label\") \
+             before it): {}",
+            lines.len(),
+            lines.join(" | ")
+        );
+    }
+    let mut failed = vec![];
+    for pair in lines.chunks(2) {
+        match pair[1] {
+            "unsat" => {}
+            "sat" | "unknown" | "timeout" => failed.push(format!("{} ({})", pair[0], pair[1])),
+            other => bail!("{file}: check `{}`: z3 answered `{other}`", pair[0]),
+        }
+    }
+    Ok(failed)
+}
+
+/// Runs one `arith` task: z3 on `<task>.smt2` in `work`, 600 s at most.
+fn run_arith_task(work: &Path, final_dir: &Path, block: &str, task: &str) -> Result<TaskRow> {
+    let task_dir = format!("{block}_{task}");
+    let dir = work.join(&task_dir);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let file = format!("{task}.smt2");
+    let text = std::fs::read_to_string(work.join(&file))
+        .with_context(|| format!("reading {}", work.join(&file).display()))?;
+    let start = Instant::now();
+    let output = Command::new("z3")
+        .current_dir(work)
+        .arg("-T:600")
+        .arg(&file)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("running z3")?;
+    let seconds = start.elapsed().as_secs_f64();
+    let out = String::from_utf8_lossy(&output.stdout).to_string();
+    let err = String::from_utf8_lossy(&output.stderr).to_string();
+    std::fs::write(dir.join("logfile.txt"), format!("{out}{err}"))?;
+    let (outcome, failed) = if out.trim() == "timeout" {
+        (Outcome::Timeout, vec![])
+    } else {
+        let failed = arith_verdict(&file, &text, &out)?;
+        if failed.is_empty() {
+            (Outcome::Pass, failed)
+        } else {
+            (Outcome::Fail, failed)
+        }
+    };
+    Ok(TaskRow {
+        property: task.to_string(),
+        method: Method::Arith,
+        depth: 0,
+        outcome,
+        seconds,
+        failed,
+        reached: 0,
+        trace: None,
+        log: final_dir.join(&task_dir).join("logfile.txt"),
+    })
+}
+
 #[derive(Debug, Default)]
 struct Summary {
     failed: Vec<String>,
@@ -1236,5 +1356,21 @@ cover trace: engine_0/trace0.vcd
         assert_eq!(s.failed, vec!["p2_wred", "c_r15"]);
         assert_eq!(s.reached, 1);
         assert_eq!(s.trace.as_deref(), Some("engine_0/trace_induct.vcd"));
+    }
+
+    #[test]
+    fn arith_verdict_names_the_checks_not_unsat() {
+        let file = "(echo \"a\")\n(check-sat)\n(echo \"b\")\n(check-sat)\n";
+        assert!(arith_verdict("f.smt2", file, "a\nunsat\nb\nunsat\n")
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            arith_verdict("f.smt2", file, "a\nunsat\nb\nsat\n").unwrap(),
+            vec!["b (sat)"]
+        );
+        // A check without its label, or an error line, is not a verdict.
+        assert!(arith_verdict("f.smt2", file, "a\nunsat\nunsat\n").is_err());
+        assert!(arith_verdict("f.smt2", file, "a\nunsat\nb\n(error \"x\")\n").is_err());
+        assert!(arith_verdict("f.smt2", "(echo \"a\")\n", "a\n").is_err());
     }
 }
