@@ -947,6 +947,26 @@ fn pacer_clearing_one_cycle_short_fails_p3() {
     assert_eq!(with_result(&json, "pass").len(), 1, "{json:#}");
 }
 
+/// PACER's loop reads the tokens of two cycles ago instead of the last
+/// cycle's (`x1 = w2`): P1's decision (`p1_rule`) and the tokens the loop
+/// writes (`p1_hist`) are not proven; a group the bug does not touch
+/// (`p1_clear`) still is. The split's depth-2 base cases end before a
+/// decision leaves, so the bug shows as a failed step (docs/formal.md
+/// "PACER").
+#[test]
+fn pacer_loop_reading_two_cycles_back_is_not_proven() {
+    let b = Bug {
+        name: "pacer_loop_reads_w2",
+        block: "pacer",
+        config: "params-tiny",
+        edits: &[("        x1 = w1$q;\n", "        x1 = w2$q;\n", 1)],
+        fails: &[],
+        unproven: &["p1_rule", "p1_hist"],
+        fast_also: "p1_clear",
+    };
+    check_bug(&b, &["p1_rule", "p1_hist", "p1_clear"]);
+}
+
 /// PACER's P1 is split into tasks `p1_*` (formal/pacer/pacer.sby): each
 /// asserts its group of the wrapper's assertions and assumes all others a
 /// cycle late. That proves P1 only if every assertion of the wrapper that

@@ -347,38 +347,15 @@ module pacer_formal (
         end
     wire [18:0] rate_now = sh_rv ? sh_r : sh_init;
 
-    // a x b for a zero-extended a and a 17-bit b: the sum of the rows
+    // PipeMul's registers for a x b (a zero-extended, b 17 bits), level by
+    // level, in the layout of the exposed levels (s1_0..s1_8, s2_0..s2_4,
+    // s3_0..s3_2, s4_0, s4_1, s5 from bit 0 up): the rows
     // b[j] ? a << j : 0, j = 0..16 (a b = sum_j b_j 2^j a, modulo 2^48),
-    // added in pairs. The order of the additions is PipeMul's (hdl/src/mul.rs),
-    // which lets the solver see the RTL's pipelined sums as these, one
-    // level per cycle, instead of proving a multiplier equal to another
-    // (docs/formal.md "PACER", "The multipliers").
-    function [47:0] mul_rows(input [47:0] a, input [16:0] b);
-        reg [47:0] r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
-        reg [47:0] s1_0, s1_1, s1_2, s1_3, s1_4, s1_5, s1_6, s1_7, s1_8;
-        reg [47:0] s2_0, s2_1, s2_2, s2_3, s2_4, s3_0, s3_1, s3_2, s4_0, s4_1;
-        begin
-            r0 = b[0] ? a : 48'd0;   r1 = b[1] ? a : 48'd0;   r2 = b[2] ? a : 48'd0;
-            r3 = b[3] ? a : 48'd0;   r4 = b[4] ? a : 48'd0;   r5 = b[5] ? a : 48'd0;
-            r6 = b[6] ? a : 48'd0;   r7 = b[7] ? a : 48'd0;   r8 = b[8] ? a : 48'd0;
-            r9 = b[9] ? a : 48'd0;   r10 = b[10] ? a : 48'd0; r11 = b[11] ? a : 48'd0;
-            r12 = b[12] ? a : 48'd0; r13 = b[13] ? a : 48'd0; r14 = b[14] ? a : 48'd0;
-            r15 = b[15] ? a : 48'd0; r16 = b[16] ? a : 48'd0;
-            s1_0 = r0 + (r1 << 1);   s1_1 = r2 + (r3 << 1);   s1_2 = r4 + (r5 << 1);
-            s1_3 = r6 + (r7 << 1);   s1_4 = r8 + (r9 << 1);   s1_5 = r10 + (r11 << 1);
-            s1_6 = r12 + (r13 << 1); s1_7 = r14 + (r15 << 1); s1_8 = r16;
-            s2_0 = s1_0 + (s1_1 << 2); s2_1 = s1_2 + (s1_3 << 2);
-            s2_2 = s1_4 + (s1_5 << 2); s2_3 = s1_6 + (s1_7 << 2); s2_4 = s1_8;
-            s3_0 = s2_0 + (s2_1 << 4); s3_1 = s2_2 + (s2_3 << 4); s3_2 = s2_4;
-            s4_0 = s3_0 + (s3_1 << 8); s4_1 = s3_2 << 16;
-            mul_rows = s4_0 + s4_1;
-        end
-    endfunction
-
-    // PipeMul's registers for a x b, level by level, in the layout of the
-    // exposed levels (s1_0..s1_8, s2_0..s2_4, s3_0..s3_2, s4_0, s4_1, s5
-    // from bit 0 up): the terms of `mul_rows`, which the level invariants
-    // (l_lv_*) compare with the RTL's.
+    // added in pairs in PipeMul's order (hdl/src/mul.rs), which lets the
+    // solver see the RTL's pipelined sums as these terms, one level per
+    // cycle, instead of proving a multiplier equal to another (docs/formal.md
+    // "PACER", "The multipliers"). The level invariants (l_lv_*) compare
+    // them with the RTL's registers.
     function [959:0] mr_lv(input [47:0] a, input [16:0] b);
         reg [47:0] r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
         reg [47:0] s1_0, s1_1, s1_2, s1_3, s1_4, s1_5, s1_6, s1_7, s1_8;
@@ -399,6 +376,15 @@ module pacer_formal (
             s4_0 = s3_0 + (s3_1 << 8); s4_1 = s3_2 << 16;
             mr_lv = {s4_0 + s4_1, s4_1, s4_0, s3_2, s3_1, s3_0, s2_4, s2_3, s2_2, s2_1, s2_0,
                      s1_8, s1_7, s1_6, s1_5, s1_4, s1_3, s1_2, s1_1, s1_0};
+        end
+    endfunction
+
+    // a x b: the last level of mr_lv (s5).
+    function [47:0] mul_rows(input [47:0] a, input [16:0] b);
+        reg [959:0] lv;
+        begin
+            lv = mr_lv(a, b);
+            mul_rows = lv[959:912];
         end
     endfunction
 
