@@ -10,13 +10,17 @@
 //! This crate has no HDL dependency, so users can take it alone as the
 //! reference for their own implementations.
 
+pub mod cfr_cam;
 pub mod cp;
+pub mod crd;
 pub mod error;
 pub mod nic;
 pub mod np;
 pub mod pacer;
+pub mod rcc_sched;
 pub mod register;
 pub mod rp;
+pub mod sar;
 pub mod xorshift;
 
 pub use error::ParamError;
