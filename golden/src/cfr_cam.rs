@@ -58,7 +58,7 @@ pub const PERIOD_BITS: u32 = 16;
 #[macro_export]
 macro_rules! cfr_cam_shape_menu {
     ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [32, 64, 104] ; [4, 8, 16, 32, 64, 128, 256] }
+        $($callback)*! { ($($args)*) ; [32, 64, 104] ; [8, 16, 32, 64, 128, 256] }
     };
 }
 
@@ -472,7 +472,7 @@ mod tests {
 
     #[test]
     fn a_sampled_key_hits_from_the_next_cycle() {
-        let mut c = cam(104, 4, 1);
+        let mut c = cam(104, 8, 1);
         let k = (1u128 << 103) | 77;
         // Written in cycle 0: a lookup in cycle 0 misses, in cycle 1 hits.
         let same = CfrCamIn {
@@ -485,25 +485,25 @@ mod tests {
 
     #[test]
     fn only_the_last_depth_samples_hit() {
-        let mut c = cam(32, 4, 1);
-        // Samples 10, 11, 12, 13, 14: 10 is overwritten by 14.
-        let mut ins: Vec<CfrCamIn> = (10..15).map(pkt).collect();
-        ins.extend((9..16).map(look));
-        assert_eq!(
-            answers(&mut c, &ins),
-            vec![false, false, true, true, true, true, false]
-        );
+        let mut c = cam(32, 8, 1);
+        // Samples 10 to 18: 10 is overwritten by 18.
+        let mut ins: Vec<CfrCamIn> = (10..19).map(pkt).collect();
+        ins.extend((9..20).map(look));
+        let mut want = vec![false, false];
+        want.extend([true; 8]);
+        want.push(false);
+        assert_eq!(answers(&mut c, &ins), want);
     }
 
     #[test]
     fn the_entry_overwritten_in_a_cycle_is_still_seen_by_its_lookup() {
-        let mut c = cam(32, 4, 1);
-        let mut ins: Vec<CfrCamIn> = (1..5).map(pkt).collect();
-        // Key 5 overwrites key 1 in this cycle; the lookup of 1 still hits.
+        let mut c = cam(32, 8, 1);
+        let mut ins: Vec<CfrCamIn> = (1..9).map(pkt).collect();
+        // Key 9 overwrites key 1 in this cycle; the lookup of 1 still hits.
         ins.push(CfrCamIn {
             look_valid: true,
             look_key: 1,
-            ..pkt(5)
+            ..pkt(9)
         });
         ins.push(look(1));
         assert_eq!(answers(&mut c, &ins), vec![true, false]);
@@ -604,11 +604,11 @@ mod tests {
 
     #[test]
     fn key_bits_above_the_width_are_ignored() {
-        let mut c = cam(32, 4, 1);
+        let mut c = cam(32, 8, 1);
         let ins = [pkt(0xFFFF_0000_0000_0005), look(5), look(0x77_0000_0005)];
         assert_eq!(answers(&mut c, &ins), vec![true, true]);
         // At 104 bits, bit 103 counts and bit 104 does not.
-        let mut c = cam(104, 4, 1);
+        let mut c = cam(104, 8, 1);
         let hi = 1u128 << 103;
         let ins = [
             pkt(hi | 5),

@@ -5,6 +5,7 @@
 //! one self-contained Verilog file; `sim` runs the same block in rust-hdl's own
 //! simulator, the third leg of the lockstep checks.
 
+pub mod cfr_cam;
 pub mod cp;
 pub mod emit;
 pub mod mul;

@@ -2,6 +2,7 @@
 //! checker, stimulus generators, VCD traces, CSV replay and the params file.
 
 pub mod block;
+pub mod cfr_cam;
 pub mod commands;
 pub mod cp;
 pub mod formal;

@@ -11,6 +11,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::rp::RpBlock>::NEW,
     &Registered::<crate::pacer::PacerBlock>::NEW,
     &Registered::<crate::nic::NicBlock>::NEW,
+    &Registered::<crate::cfr_cam::CfrCamBlock>::NEW,
 ];
 
 /// The names of the blocks.

@@ -1,0 +1,225 @@
+// cfr_cam_formal - properties of CFR_CAM (golden/src/cfr_cam.rs,
+// docs/cfr_cam.md) around the emitted ccrtl_cfr_cam.
+//
+// The wrapper instantiates `ccrtl_cfr_cam` from the file `ccrtl emit`
+// writes. Every input is free in every cycle; the only assumption on them
+// is the contract's: `rst` in the first cycle. Shape and reset value come
+// from `ccrtl_cfr_cam_params.vh` (written by `ccrtl formal` from the
+// emitted file's header).
+//
+// One sby task per property (formal/cfr_cam/cfr_cam.sby); the task defines
+// CHECK_Pn.
+//
+//   P1 hit_rule   for the tracked key K (any key: an anyconst), a lookup of
+//                 K accepted in cycle m is answered in cycle m + 4, and the
+//                 answer is a hit if and only if K is among the last D keys
+//                 sampled before cycle m since the last reset. Which
+//                 packets are sampled is restated here from the contract
+//                 (one in S, counted from the last reset or load; none
+//                 with S = 0), not taken from the RTL.
+//   P2 answers    `m_hit_valid` is high in cycle m + 4 exactly for the
+//                 lookups accepted in m (any key), and `m_hit` is 0 when
+//                 `m_hit_valid` is low.
+//
+// "Among the last D samples" is kept as one counter: `since`, the samples
+// taken since the last sample of K, saturating at D (D: none of the last D
+// samples was K, or none since reset). K hits iff since < D.
+//
+// Invariants (L*, asserted with P1; k-induction needs them: the CAM's
+// entries outlive any window of k cycles without packets). They speak of
+// the entries with the write in flight applied (`w1_sel`, `w1_key`: a
+// sample of cycle n lands in its entry at the end of n + 1), which are the
+// entries a lookup issued now compares against:
+//   L1 the period and count registers equal the contract's;
+//   L2 the write pointer is at `sp`, the contract's count of
+//      samples modulo D; an entry is used iff it was written since reset
+//      (all once `full`, else those below `sp`); the write in flight, if
+//      any, is to the entry just behind the pointer;
+//   L3 K's last sample is one since reset (before D samples, since < sp),
+//      and if since < D, the entry written `since` samples before the
+//      newest holds K;
+//   L4 an entry holding K was written no more recently than K's last sample.
+// Internal registers come through `expose` in the task script (yosys 0.70's
+// read_verilog has no hierarchical references); the connections below are
+// written for D = 8 (the configuration of this folder).
+
+`default_nettype none
+`include "ccrtl_cfr_cam_params.vh"
+
+module cfr_cam_formal (
+    input wire clk,
+    input wire rst,
+    input wire s_pkt_valid,
+    input wire [`CCRTL_KEY_BITS-1:0] s_pkt_key,
+    input wire s_look_valid,
+    input wire [`CCRTL_KEY_BITS-1:0] s_look_key,
+    input wire s_cfg_valid,
+    input wire [15:0] s_cfg_period
+);
+    localparam KW = `CCRTL_KEY_BITS;
+    localparam D = `CCRTL_DEPTH;
+    localparam DB = $clog2(D);
+    localparam LAT = 4;
+
+    wire m_hit_valid, m_hit;
+    wire [DB-1:0] wp;
+    wire [D-1:0] w1_sel, used;
+    wire [KW-1:0] ent [0:D-1];
+    wire [KW-1:0] w1_key;
+    wire [15:0] period, skip;
+
+`ifndef CCRTL_DEPTH_8
+    initial $error("cfr_cam_formal connects the entries of D = 8 only");
+`endif
+
+    ccrtl_cfr_cam dut (
+        .clk(clk),
+        .rst(rst),
+        .s_pkt_valid(s_pkt_valid),
+        .s_pkt_key(s_pkt_key),
+        .s_look_valid(s_look_valid),
+        .s_look_key(s_look_key),
+        .s_cfg_valid(s_cfg_valid),
+        .s_cfg_period(s_cfg_period),
+        .m_hit_valid(m_hit_valid),
+        .m_hit(m_hit),
+        .\period$q (period),
+        .\skip$q (skip),
+        .\w1_key$q (w1_key),
+        .\wp$q (wp),
+        .\w1_sel$0$q (w1_sel[0]),
+        .\w1_sel$1$q (w1_sel[1]),
+        .\w1_sel$2$q (w1_sel[2]),
+        .\w1_sel$3$q (w1_sel[3]),
+        .\w1_sel$4$q (w1_sel[4]),
+        .\w1_sel$5$q (w1_sel[5]),
+        .\w1_sel$6$q (w1_sel[6]),
+        .\w1_sel$7$q (w1_sel[7]),
+        .\ent$0.used$q (used[0]),
+        .\ent$1.used$q (used[1]),
+        .\ent$2.used$q (used[2]),
+        .\ent$3.used$q (used[3]),
+        .\ent$4.used$q (used[4]),
+        .\ent$5.used$q (used[5]),
+        .\ent$6.used$q (used[6]),
+        .\ent$7.used$q (used[7]),
+        .\ent$0.key$q (ent[0]),
+        .\ent$1.key$q (ent[1]),
+        .\ent$2.key$q (ent[2]),
+        .\ent$3.key$q (ent[3]),
+        .\ent$4.key$q (ent[4]),
+        .\ent$5.key$q (ent[5]),
+        .\ent$6.key$q (ent[6]),
+        .\ent$7.key$q (ent[7])
+    );
+
+    // ---- The contract -------------------------------------------------------
+    reg init = 1'b1;
+    always @(posedge clk) init <= 1'b0;
+    always @(*) if (init) assume (rst);
+
+    (* anyconst *) reg [KW-1:0] K;
+
+    reg [15:0] c_period, c_skip;
+    reg [DB-1:0] sp;       // samples since reset, modulo D
+    reg full;              // D samples or more since reset
+    reg [DB:0] since;      // samples since K's last, saturating at D
+    wire sampled = !rst && s_pkt_valid && c_period != 16'd0 && c_skip == 16'd0;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            c_period <= `CCRTL_RESET_PERIOD;
+            c_skip <= 16'd0;
+            sp <= 0;
+            full <= 1'b0;
+            since <= D;
+        end else begin
+            if (s_pkt_valid && c_period != 16'd0)
+                c_skip <= c_skip == 16'd0 ? c_period - 16'd1 : c_skip - 16'd1;
+            if (s_cfg_valid) begin
+                c_period <= s_cfg_period;
+                c_skip <= 16'd0;
+            end
+            if (sampled) begin
+                sp <= sp + 1'b1;
+                if (sp == D - 1) full <= 1'b1;
+                if (s_pkt_key == K) since <= 0;
+                else if (since != D) since <= since + 1'b1;
+            end
+        end
+    end
+
+    // The lookups in flight: accepted, of K, and the contract's answer.
+    reg [LAT-1:0] q_valid, q_k, q_hit;
+    always @(posedge clk) begin
+        q_valid <= {q_valid[LAT-2:0], s_look_valid && !rst};
+        q_k <= {q_k[LAT-2:0], s_look_key == K};
+        q_hit <= {q_hit[LAT-2:0], since < D};
+        if (rst) q_valid <= 0;
+    end
+
+    // ---- Properties -----------------------------------------------------------
+    // The entries as a lookup issued now sees them.
+    wire [KW-1:0] eff [0:D-1];
+    wire [D-1:0] eff_used;
+    genvar i;
+    generate
+        for (i = 0; i < D; i = i + 1) begin : e
+            assign eff[i] = w1_sel[i] ? w1_key : ent[i];
+            assign eff_used[i] = used[i] | w1_sel[i];
+        end
+    endgenerate
+
+    always @(posedge clk) if (!init) begin
+`ifdef CHECK_P1
+        if (q_valid[LAT-1] && q_k[LAT-1])
+            p1_hit: assert (m_hit_valid && m_hit == q_hit[LAT-1]);
+`endif
+`ifdef CHECK_P2
+        p2_valid: assert (m_hit_valid == q_valid[LAT-1]);
+        if (!m_hit_valid) p2_zero: assert (!m_hit);
+`endif
+    end
+
+`ifdef CHECK_P1
+    always @(*) if (!init && !rst) begin
+        l1_period: assert (period == c_period);
+        l1_skip: assert (skip == c_skip);
+        l2_pointer: assert (wp == sp);
+        l2_used: assert (eff_used == (full ? {D{1'b1}} : (1 << sp) - 1));
+        l2_w1: assert (w1_sel == 0 || w1_sel == (1 << (sp - 1'b1)));
+        l3_since_range: assert (since <= D);
+        l3_since_reset: assert (full || since == D || since < sp);
+        if (since < D) begin
+            l3_newest_k: assert (eff_used[sp - 1'b1 - since[DB-1:0]]
+                                 && eff[sp - 1'b1 - since[DB-1:0]] == K);
+        end
+    end
+    // newer_k[i]: entry i holds K but was written after K's last sample.
+    wire [D-1:0] newer_k;
+    generate
+        for (i = 0; i < D; i = i + 1) begin : l4
+            wire [DB-1:0] age = sp - 1'b1 - i;  // samples since entry i was written
+            assign newer_k[i] = eff_used[i] && eff[i] == K && since > age;
+        end
+    endgenerate
+    always @(*) if (!init && !rst) l4_no_newer_k: assert (newer_k == 0);
+`endif
+
+`ifdef COVER
+    // K hits as the oldest entry (seven other samples after it), and misses
+    // right after the eighth sample overwrote it (having been sampled).
+    reg seen_k;
+    reg [LAT-1:0] q_oldest, q_gone;
+    always @(posedge clk) begin
+        if (rst) seen_k <= 1'b0;
+        else if (sampled && s_pkt_key == K) seen_k <= 1'b1;
+        q_oldest <= {q_oldest[LAT-2:0], since == D - 1};
+        q_gone <= {q_gone[LAT-2:0], seen_k && since == D};
+    end
+    always @(posedge clk) if (!init) begin
+        c1_hit_oldest: cover (q_valid[LAT-1] && q_k[LAT-1] && q_oldest[LAT-1] && m_hit);
+        c2_overwritten: cover (q_valid[LAT-1] && q_k[LAT-1] && q_gone[LAT-1] && !m_hit);
+    end
+`endif
+endmodule
