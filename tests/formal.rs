@@ -72,11 +72,19 @@ const RP_TASKS: &[&str] = &[
 /// datapath does not depend on the flow count).
 const RP_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/cfr_cam/cfr_cam.sby.
+const CFR_CAM_TASKS: &[&str] = &["p1_hit_rule", "p2_answers", "cover"];
+
+/// The configuration of formal/cfr_cam/: 32-bit keys and the menu's
+/// fewest entries (eight), so that the base case fills the CAM.
+const CFR_CAM_CONFIGS: &[&str] = &["params-tiny"];
+
 /// The blocks with a formal/<block>/ folder, their tasks and configurations.
 const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("cp", CP_TASKS, CP_CONFIGS),
     ("np", NP_TASKS, NP_CONFIGS),
     ("rp", RP_TASKS, RP_CONFIGS),
+    ("cfr_cam", CFR_CAM_TASKS, CFR_CAM_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -152,6 +160,46 @@ const RP_CHAIN_A_FAILS: &[&str] = &[
 ];
 
 const BUGS: &[Bug] = &[
+    Bug {
+        // Every entry's compare ignores its `used` bit: after a reset, a
+        // key written before it still hits.
+        name: "cfr_cam_used_ignored",
+        block: "cfr_cam",
+        config: "params-tiny",
+        edits: &[(
+            "        cm$0$d = used$q & (lkey[(32'h0)+:(8)] == key$q[(32'h0)+:(8)]);",
+            "        cm$0$d = lkey[(32'h0)+:(8)] == key$q[(32'h0)+:(8)];",
+            8,
+        )],
+        fails: &["p1_hit_rule"],
+        unproven: &[],
+        fast_also: "p2_answers",
+    },
+    Bug {
+        // The answer's valid leaves a cycle ahead of its hit bit.
+        name: "cfr_cam_answer_valid_one_cycle_early",
+        block: "cfr_cam",
+        config: "params-tiny",
+        edits: &[(
+            "        o_valid$d = l3_valid$q;",
+            "        o_valid$d = l2_valid$q;",
+            1,
+        )],
+        fails: &["p1_hit_rule", "p2_answers"],
+        unproven: &[],
+        fast_also: "cover",
+    },
+    Bug {
+        // The write pointer never advances: every sample overwrites entry
+        // 0, so no key outlives the next sample.
+        name: "cfr_cam_pointer_stuck",
+        block: "cfr_cam",
+        config: "params-tiny",
+        edits: &[("            wp$d = wp$q + 32'h1;", "            wp$d = wp$q;", 1)],
+        fails: &["p1_hit_rule", "cover"],
+        unproven: &[],
+        fast_also: "p2_answers",
+    },
     Bug {
         // The WRED test of the next event after an admission compares
         // q > kdrop instead of q >= kdrop.
@@ -650,6 +698,8 @@ const FAST: &[&str] = &[
     "rp_increase_average_rounds_up",
     "rp_second_chain_average_rounds_up",
     "rp_never_leaves_limited",
+    "cfr_cam_used_ignored",
+    "cfr_cam_answer_valid_one_cycle_early",
 ];
 
 fn bug(name: &str) -> &'static Bug {
@@ -1111,6 +1161,16 @@ fn rp_second_chain_average_rounding_up_fails_p1_and_p2_of_nvidia_and_ns3() {
 #[test]
 fn rp_visit_never_leaving_limited_passes_the_proofs_and_fails_every_reach() {
     fast_bug("rp_never_leaves_limited");
+}
+
+#[test]
+fn cfr_cam_compare_ignoring_used_fails_p1_only() {
+    fast_bug("cfr_cam_used_ignored");
+}
+
+#[test]
+fn cfr_cam_answer_valid_one_cycle_early_fails_p1_and_p2() {
+    fast_bug("cfr_cam_answer_valid_one_cycle_early");
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! local congestion flag when `Fb > 0`, mixes in a valid remote notification
 //! `Fbr` from the neighbour as `Fb' = (1 - w) Fb + w Fbr` (eq. 2), and reports
 //! the point's role: root (local flag only), edge (remote flag only) or inner
-//! (both). The contract is `contracts/crd.md`.
+//! (both). The contract is `docs/crd.md`.
 //!
 //! # The rule, on the clock-cycle count
 //! State per queue `q < Q = 2^queue_bits`: `len[q]` (the last report),
@@ -269,8 +269,9 @@ pub struct CrdParams {
 
 impl CrdParams {
     /// Reset values of a shape: `P` = 1000 cycles, `Qeq` = 1/8 of the length
-    /// range, `wq` = 2.0 (QCN's), `fb_shift = len_bits - 10` (so
-    /// `Fb = 4 * 2^len_bits` saturates `Fbq`), `w` = 1/2, `hold` = 4.
+    /// range, `wq` = 2.0 (QCN's), `fb_shift = len_bits - 10` (so `Fbq`
+    /// saturates from `Fb = 255 * 2^(len_bits - 10)`, about a quarter of the
+    /// length range), `w` = 1/2, `hold` = 4.
     pub fn reset_for(shape: &CrdShape) -> CrdParams {
         CrdParams {
             period: 1000,
@@ -1443,7 +1444,7 @@ mod tests {
 /// 256 so that the golden's clamp at 255 cannot bind; `Fb'` is then in
 /// `[0, 255]`): the floor of `wq Qdelta / 8` loses less than 7/8 of `Fb`,
 /// and `Fb >> s` of the integer `Fb` loses at most `(2^s - 1) / 2^s`, so
-/// `Fbq` is below the real local measure by `e < 1 - 2^-(s+3)` (`<= 7/8` at
+/// `Fbq` is below the real local measure by `e <= 1 - 2^-(s+3)` (`<= 7/8` at
 /// `s = 0`); the mix scales that by `(256 - w) / 256` and its floor loses at
 /// most 255/256, so the golden `Fb'` is below the real one by less than 2
 /// LSB and never above it; without a notification (`Fb' = Fbq`) by less

@@ -6,8 +6,8 @@
 //! `W = Wc + Wnc`; on congestion `Wc = Wc (1 - Fb Gd)` with `Fb_max Gd =
 //! 1/2`; once the congestion flows have sent `Wc` in the current window they
 //! wait until the whole `W` is sent; the scheduler quits when congestion
-//! clears. The contract is `contracts/rcc_sched.md`; this module implements it
-//! as written there, with the choices listed under "Decisions" below.
+//! clears. The contract is `docs/rcc_sched.md`; this module implements it, with
+//! the choices listed under "Decisions" below.
 //!
 //! Two classes share the output: `c`, the congestion flows (CAM hits), and
 //! `n`, the rest. The block grants at most one head packet per cycle.
@@ -611,7 +611,7 @@ impl RccSched {
                     self.wc = w / 2; // win_bits - 1 bits
                     self.new_window();
                 }
-                // Wc (win_bits) x (512 - Fb) (10 bits, 257 ..= 511): win_bits + 9 bits.
+                // Wc (win_bits) x (512 - Fb) (9 bits, 257 ..= 511): win_bits + 9 bits.
                 let prod = self.wc as u64 * ((1u64 << GD_SHIFT) - fb as u64);
                 let cut = (prod >> GD_SHIFT) as u32; // <= Wc: win_bits
                 self.wc = cut.max(self.regs.wc_min);
@@ -1320,7 +1320,7 @@ pub mod reference {
                 ),
                 ("jumbo/64", &[9000, 64], &[9000, 64, 64, 64]),
             ];
-            // Wc / W = 0.375, 0.126, 0.0625: well below the alternation's
+            // Wc / W = 0.375, 0.126, 0.0631: well below the alternation's
             // share of c for the mixes that are not alternation-bound.
             let setups: [(u32, &[u32]); 3] = [
                 (32768, &[128]),

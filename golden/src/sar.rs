@@ -5,7 +5,7 @@
 //! that misses the CAM may be sent to the equal-cost output port with the
 //! least regional congestion degree (`Fb'`, from crd); CAM hits are never
 //! detoured; with no alternative port nothing moves. The contract is
-//! `contracts/sar.md`; this module implements it as written there.
+//! `docs/sar.md`.
 //!
 //! # The rule
 //! The block holds `deg[p]`, the regional congestion degree of each output

@@ -99,7 +99,7 @@ impl<const KW: usize, const C: usize, const C1: usize> Logic for CamEntry<KW, C,
         if self.clear.val() {
             self.used.d.next = false;
         }
-        for j in 0..C {
+        for j in 1..C {
             self.cm[j].d.next =
                 self.lkey.val().get_bits::<8>(8 * j) == self.key.q.val().get_bits::<8>(8 * j);
         }
@@ -228,13 +228,13 @@ impl<
             self.ent[i].clk.next = self.clk.val();
         }
 
-        // ---- Outputs --------------------------------------------------------
-        self.m_hit_valid.next = self.o_valid.q.val();
-        self.m_hit.next = self.o_hit.q.val();
-
         // ---- Ports: sampling, lookup key --------------------------------------
-        self.sampled.next =
-            self.s_pkt_valid.val() & self.period.q.val().any() & !self.skip.q.val().any();
+        // (A packet of a reset cycle is not sampled: `sampled` carries no
+        // write into the cycle after the reset.)
+        self.sampled.next = self.s_pkt_valid.val()
+            & !self.rst.val()
+            & self.period.q.val().any()
+            & !self.skip.q.val().any();
         if self.s_pkt_valid.val() & self.period.q.val().any() {
             self.skip.d.next = self.skip.q.val() - 1;
             if !self.skip.q.val().any() {
@@ -291,15 +291,16 @@ impl<
             self.period.d.next = self.reset_period.val();
             self.skip.d.next = 0.into();
             self.wp.d.next = 0.into();
-            for i in 0..D {
-                self.w1_sel[i].d.next = false;
-            }
             self.l1_valid.d.next = false;
             self.l2_valid.d.next = false;
             self.l3_valid.d.next = false;
             self.o_valid.d.next = false;
             self.o_hit.d.next = false;
         }
+
+        // ---- Outputs (last, after every register's next value) --------------
+        self.m_hit_valid.next = self.o_valid.q.val();
+        self.m_hit.next = self.o_hit.q.val();
     }
 }
 

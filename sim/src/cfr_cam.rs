@@ -7,11 +7,14 @@
 //! the key being sampled in the same cycle, and near misses: a key in the
 //! CAM with one random bit flipped (so every chunk compare of the RTL, and
 //! every bit of it, is seen to matter), and the keys the CAM held before
-//! the last reset (which must miss after it: looked up mostly in the
-//! cycles right after the reset, packets held off then one time in two). Packets come from a few hot flows
+//! the last reset and of the packets of reset cycles (which must miss
+//! after it: looked up mostly in the cycles right after the reset, packets
+//! held off then one time in two). Packets come from a few hot flows
 //! and from random ones; keys have their top bit set one time in two. The period is loaded now and then (0, 1,
 //! 2, small, the largest, any), in runs of consecutive loads, with packets
-//! in the same cycle. Resets come every few thousand cycles, held one to
+//! in the same cycle; one large period in eight is kept, with a packet every
+//! cycle and no reset, until two samples are taken at it (so that the count
+//! runs through its top bits). Resets come every few thousand cycles, held one to
 //! three cycles, with packets, lookups and loads in the reset cycles.
 //!
 //! Payloads of streams whose valid is low are randomised by the lockstep
@@ -156,6 +159,9 @@ impl Block for CfrCamBlock {
             if sampled && g.oldest().is_some() {
                 cov.hit(OVERWRITE);
             }
+            if sampled && g.period() > 1 << (PERIOD_BITS - 1) {
+                cov.hit(LONG_COUNT);
+            }
         }
         if i.cfg_valid {
             if i.pkt_valid {
@@ -204,6 +210,7 @@ const COVER: &[&str] = &[
     "packet with period 0 (not sampled)",
     "packet with period 1 (every packet sampled)",
     "packet with period at its largest value",
+    "sample after a count of 2^15 packets or more",
     "period load with a packet in the same cycle",
     "period loads in consecutive cycles",
     "reset mid-run",
@@ -221,11 +228,12 @@ const OVERWRITE: usize = 7;
 const PERIOD_ZERO: usize = 8;
 const PERIOD_ONE: usize = 9;
 const PERIOD_MAX: usize = 10;
-const LOAD_WITH_PACKET: usize = 11;
-const LOADS_BACK_TO_BACK: usize = 12;
-const RESET_MID_RUN: usize = 13;
-const RESET_HELD: usize = 14;
-const TRAFFIC_IN_RESET: usize = 15;
+const LONG_COUNT: usize = 11;
+const LOAD_WITH_PACKET: usize = 12;
+const LOADS_BACK_TO_BACK: usize = 13;
+const RESET_MID_RUN: usize = 14;
+const RESET_HELD: usize = 15;
+const TRAFFIC_IN_RESET: usize = 16;
 
 /// A random period, extreme values often; small ones most often, so that
 /// the CAM churns.
@@ -267,6 +275,12 @@ pub struct CfrCamStimulus {
     /// after it (so that the forgotten entries stay unwritten a while).
     since_reset: u32,
     quiet_after_reset: bool,
+    /// The key of the packet of the last reset cycle, if any.
+    reset_pkt: Option<u128>,
+    /// Loads and resets are held off until the model has taken this many
+    /// samples: a large period is kept for two samples now and then, so
+    /// that the count reaches its top bits.
+    hold_until: u64,
 }
 
 impl CfrCamStimulus {
@@ -300,6 +314,8 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             ghosts: Vec::new(),
             since_reset: 0,
             quiet_after_reset: false,
+            reset_pkt: None,
+            hold_until: 0,
         };
         for k in 0..6 {
             s.hot[k] = s.random_key();
@@ -309,8 +325,11 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
 
     fn next_into(&mut self, g: &CfrCam, i: &mut CfrCamIn) {
         let depth = g.config().shape.depth;
+        let holding = g.samples() < self.hold_until && g.period() != 0;
         // Resets.
-        if self.reset_left > 0 {
+        if holding {
+            // (Held off.)
+        } else if self.reset_left > 0 {
             self.reset_left -= 1;
             i.rst = true;
         } else if self.reset_in == 0 {
@@ -336,7 +355,11 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
                 self.hot[k] = self.random_key();
             }
         }
-        self.since_reset = if i.rst { 0 } else { self.since_reset.saturating_add(1) };
+        self.since_reset = if i.rst {
+            0
+        } else {
+            self.since_reset.saturating_add(1)
+        };
         let just_reset = self.since_reset <= 12;
         // Packets: hot flows most often.
         i.pkt_valid = (self.rng.chance(self.pkt_256) || self.pkt_256 == 256)
@@ -356,6 +379,9 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         } else {
             self.rng.upto(15)
         };
+        // Right after a reset, the key of the packet of its last cycle (a
+        // write it must not leave in flight).
+        let look_reset_pkt = self.since_reset <= 3 && self.rng.chance(128);
         let look = match aim {
             // A key in the CAM.
             0..=3 if n > 0 => *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap(),
@@ -370,6 +396,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
                 let k = *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap();
                 k ^ (1u128 << self.rng.upto(self.key_bits - 1))
             }
+            _ if look_reset_pkt && self.reset_pkt.is_some() => self.reset_pkt.unwrap(),
             10 if !self.ghosts.is_empty() => {
                 self.ghosts[self.rng.upto(self.ghosts.len() as u32 - 1) as usize]
             }
@@ -377,8 +404,17 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             _ => self.random_key(),
         };
         i.look_key = look;
+        // A packet of a reset cycle is ignored: its key is a ghost too.
+        if i.rst {
+            self.reset_pkt = i.pkt_valid.then_some(pkt);
+            if i.pkt_valid && self.ghosts.len() < 512 {
+                self.ghosts.push(pkt);
+            }
+        }
         // Period loads.
-        if self.loads_left > 0 {
+        if holding {
+            // (Held off.)
+        } else if self.loads_left > 0 {
             self.loads_left -= 1;
             i.cfg_valid = true;
         } else {
@@ -394,10 +430,16 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         if i.rst && self.rng.chance(64) {
             i.cfg_valid = true;
         }
-        // A period of 0 or the largest holds the CAM still: left soon.
-        if i.cfg_valid || ((g.period() == 0 || g.period() > 100) && self.rng.chance(2)) {
+        // A period of 0 or a large one holds the CAM still: left soon,
+        // but one load of a large period in eight is kept for two samples.
+        if !holding
+            && (i.cfg_valid || ((g.period() == 0 || g.period() > 100) && self.rng.chance(2)))
+        {
             i.cfg_valid = true;
             i.cfg_period = random_period(&mut self.rng);
+            if i.cfg_period > 100 && !i.rst && self.rng.chance(32) {
+                self.hold_until = g.samples() + 2;
+            }
         }
     }
 }

@@ -275,10 +275,13 @@ where
     ins.iter_mut()
         .for_each(|p| p.width = p.width.saturating_sub(1).max(1));
     assert!(encoding_problem::<B>(&c, &ins, &outs).is_some());
-    let ins = inputs::<B>(&c);
-    outs.iter_mut()
-        .for_each(|p| p.width = p.width.saturating_sub(1).max(1));
-    assert!(encoding_problem::<B>(&c, &ins, &outs).is_some());
+    // (A block whose outputs are all one bit wide has no narrower list.)
+    if outs.iter().any(|p| p.width > 1) {
+        let ins = inputs::<B>(&c);
+        outs.iter_mut()
+            .for_each(|p| p.width = p.width.saturating_sub(1).max(1));
+        assert!(encoding_problem::<B>(&c, &ins, &outs).is_some());
+    }
 }
 
 /// The first way the golden model's encodings of 20,000 stimulus cycles do
