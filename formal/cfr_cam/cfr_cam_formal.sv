@@ -8,15 +8,27 @@
 // emitted file's header).
 //
 // One sby task per property (formal/cfr_cam/cfr_cam.sby); the task defines
-// CHECK_Pn.
+// CHECK_P1A, CHECK_P1B, CHECK_P1C, CHECK_P2 or COVER.
 //
-//   P1 hit_rule   for the tracked key K (any key: an anyconst), a lookup of
+//   P1 hit rule   for the tracked key K (any key: an anyconst), a lookup of
 //                 K accepted in cycle m is answered in cycle m + 4, and the
 //                 answer is a hit if and only if K is among the last D keys
 //                 sampled before cycle m since the last reset. Which
 //                 packets are sampled is restated here from the contract
 //                 (one in S, counted from the last reset or load; none
-//                 with S = 0), not taken from the RTL.
+//                 with S = 0), not taken from the RTL. Proven in three
+//                 tasks, each without the others' properties (one
+//                 induction over the whole did not finish; docs/formal.md):
+//     P1a compare the answer in m + 4 is `q_cmp`: whether a used entry,
+//                 as the lookup of cycle m saw them, holds its key (the
+//                 lookup pipeline);
+//     P1b state   the invariants L1-L4 below;
+//     P1c link    assuming L1-L4 in the same cycle: a used entry holds K
+//                 iff K is among the last D samples.
+//                 For a lookup of K in cycle m, `q_cmp` (P1a) is whether a
+//                 used entry holds K, which is P1's answer (P1c): the last
+//                 step substitutes K for the key looked up, by hand (the
+//                 solvers did not finish it as a property; docs/formal.md).
 //   P2 answers    `m_hit_valid` is high in cycle m + 4 exactly for the
 //                 lookups accepted in m (any key), and `m_hit` is 0 when
 //                 `m_hit_valid` is low.
@@ -25,13 +37,15 @@
 // taken since the last sample of K, saturating at D (D: none of the last D
 // samples was K, or none since reset). K hits iff since < D.
 //
-// Invariants (L*, asserted with P1; k-induction needs them: the CAM's
+// Invariants (L*, asserted by P1b, assumed by P1c; k-induction needs them: the CAM's
 // entries outlive any window of k cycles without packets). They speak of
 // the entries with the write in flight applied (`w1_sel`, `w1_key`: a
 // sample of cycle n lands in its entry at the end of n + 1), which are the
 // entries a lookup issued now compares against:
-//   L1 the period and count registers equal the contract's;
-//   L2 the write pointer is at `sp`, the contract's count of
+//   L1 the period and count registers equal the contract's, and the
+//      flags kept beside them (period != 0, period == 1, count == 0)
+//      agree with them;
+//   L2 the write pointer (one-hot) selects entry `sp`, the contract's count of
 //      samples modulo D; an entry is used iff it was written since reset
 //      (all once `full`, else those below `sp`); the write in flight, if
 //      any, is to the entry just behind the pointer;
@@ -62,8 +76,8 @@ module cfr_cam_formal (
     localparam LAT = 4;
 
     wire m_hit_valid, m_hit;
-    wire [DB-1:0] wp;
-    wire [D-1:0] w1_sel, used;
+    wire [D-1:0] wp, w1_sel, used;
+    wire p_nz, p_one, s_zero;
     wire [KW-1:0] ent [0:D-1];
     wire [KW-1:0] w1_key;
     wire [15:0] period, skip;
@@ -86,7 +100,17 @@ module cfr_cam_formal (
         .\period$q (period),
         .\skip$q (skip),
         .\w1_key$q (w1_key),
-        .\wp$q (wp),
+        .\p_nz$q (p_nz),
+        .\p_one$q (p_one),
+        .\s_zero$q (s_zero),
+        .\wp$0$q (wp[0]),
+        .\wp$1$q (wp[1]),
+        .\wp$2$q (wp[2]),
+        .\wp$3$q (wp[3]),
+        .\wp$4$q (wp[4]),
+        .\wp$5$q (wp[5]),
+        .\wp$6$q (wp[6]),
+        .\wp$7$q (wp[7]),
         .\w1_sel$0$q (w1_sel[0]),
         .\w1_sel$1$q (w1_sel[1]),
         .\w1_sel$2$q (w1_sel[2]),
@@ -150,11 +174,10 @@ module cfr_cam_formal (
     end
 
     // The lookups in flight: accepted, of K, and the contract's answer.
-    reg [LAT-1:0] q_valid, q_k, q_hit;
+    reg [LAT-1:0] q_valid, q_k;
     always @(posedge clk) begin
         q_valid <= {q_valid[LAT-2:0], s_look_valid && !rst};
         q_k <= {q_k[LAT-2:0], s_look_key == K};
-        q_hit <= {q_hit[LAT-2:0], since < D};
         if (rst) q_valid <= 0;
     end
 
@@ -162,18 +185,26 @@ module cfr_cam_formal (
     // The entries as a lookup issued now sees them.
     wire [KW-1:0] eff [0:D-1];
     wire [D-1:0] eff_used;
+    // eq_look[i], eq_k[i]: entry i is used and holds the key looked up now,
+    // or K.
+    wire [D-1:0] eq_look, eq_k;
     genvar i;
     generate
         for (i = 0; i < D; i = i + 1) begin : e
             assign eff[i] = w1_sel[i] ? w1_key : ent[i];
             assign eff_used[i] = used[i] | w1_sel[i];
+            assign eq_look[i] = eff_used[i] && eff[i] == s_look_key;
+            assign eq_k[i] = eff_used[i] && eff[i] == K;
         end
     endgenerate
+    // The answer the entries give a lookup, per lookup in flight.
+    reg [LAT-1:0] q_cmp;
+    always @(posedge clk) q_cmp <= {q_cmp[LAT-2:0], |eq_look};
 
     always @(posedge clk) if (!init) begin
-`ifdef CHECK_P1
-        if (q_valid[LAT-1] && q_k[LAT-1])
-            p1_hit: assert (m_hit_valid && m_hit == q_hit[LAT-1]);
+`ifdef CHECK_P1A
+        if (q_valid[LAT-1])
+            p1a_compare: assert (m_hit_valid && m_hit == q_cmp[LAT-1]);
 `endif
 `ifdef CHECK_P2
         p2_valid: assert (m_hit_valid == q_valid[LAT-1]);
@@ -181,18 +212,28 @@ module cfr_cam_formal (
 `endif
     end
 
-`ifdef CHECK_P1
+`ifdef CHECK_P1B
+`define CFR_CAM_INV assert
+`define CFR_CAM_WITH_INV
+`endif
+`ifdef CHECK_P1C
+`define CFR_CAM_INV assume
+`define CFR_CAM_WITH_INV
+`endif
+`ifdef CFR_CAM_WITH_INV
     always @(*) if (!init && !rst) begin
-        l1_period: assert (period == c_period);
-        l1_skip: assert (skip == c_skip);
-        l2_pointer: assert (wp == sp);
-        l2_used: assert (eff_used == (full ? {D{1'b1}} : (1 << sp) - 1));
-        l2_w1: assert (w1_sel == 0 || w1_sel == (1 << (sp - 1'b1)));
-        l3_since_range: assert (since <= D);
-        l3_since_reset: assert (full || since == D || since < sp);
+        l1_period: `CFR_CAM_INV (period == c_period);
+        l1_skip: `CFR_CAM_INV (skip == c_skip);
+        l1_flags: `CFR_CAM_INV (p_nz == (period != 16'd0) && p_one == (period == 16'd1)
+                                && s_zero == (skip == 16'd0));
+        l2_pointer: `CFR_CAM_INV (wp == (1 << sp));
+        l2_used: `CFR_CAM_INV (eff_used == (full ? {D{1'b1}} : (1 << sp) - 1));
+        l2_w1: `CFR_CAM_INV (w1_sel == 0 || w1_sel == (1 << (sp - 1'b1)));
+        l3_since_range: `CFR_CAM_INV (since <= D);
+        l3_since_reset: `CFR_CAM_INV (full || since == D || since < sp);
         if (since < D) begin
-            l3_newest_k: assert (eff_used[sp - 1'b1 - since[DB-1:0]]
-                                 && eff[sp - 1'b1 - since[DB-1:0]] == K);
+            l3_newest_k: `CFR_CAM_INV (eff_used[sp - 1'b1 - since[DB-1:0]]
+                                       && eff[sp - 1'b1 - since[DB-1:0]] == K);
         end
     end
     // newer_k[i]: entry i holds K but was written after K's last sample.
@@ -203,7 +244,12 @@ module cfr_cam_formal (
             assign newer_k[i] = eff_used[i] && eff[i] == K && since > age;
         end
     endgenerate
-    always @(*) if (!init && !rst) l4_no_newer_k: assert (newer_k == 0);
+    always @(*) if (!init && !rst) l4_no_newer_k: `CFR_CAM_INV (newer_k == 0);
+`endif
+`ifdef CHECK_P1C
+    always @(*) if (!init && !rst) begin
+        p1c_k_held: assert ((eq_k != 0) == (since < D));
+    end
 `endif
 
 `ifdef COVER

@@ -14,13 +14,16 @@
 //! Each entry ([`CamEntry`], a module of its own in the Verilog) is a key
 //! register and a `used` bit in flip-flops (a CAM compares every entry in
 //! every cycle) with its part of the lookup: the chunk compares and their
-//! AND. The write pointer `wp` counts samples modulo `D`; the entry it
-//! selects is decoded one cycle ahead of the write (`w1_sel`).
+//! AND. The write pointer `wp` is one-hot and rotates by one entry per
+//! sample; the entry it selects is registered one cycle ahead of the write
+//! (`w1_sel`).
 //!
 //! # Write path (a packet accepted in cycle `n`)
-//! - n (ports): sampled = `s_pkt_valid & S != 0 & skip == 0`; `skip`
-//!   counts down the packets to the next sample. `w1_sel[i] = sampled &
-//!   wp == i` and the key are registered, `wp` advances.
+//! - n (ports): sampled = `s_pkt_valid & !rst & p_nz & s_zero`, one LUT
+//!   from registers: the flags `p_nz` (S != 0), `p_one` (S == 1) and
+//!   `s_zero` (skip == 0) are kept beside `period` and `skip`, which counts
+//!   down the packets to the next sample. `w1_sel[i] = sampled & wp[i]` and
+//!   the key are registered, `wp` rotates.
 //! - n+1: the entry selected loads the key and sets `used`; seen by the
 //!   compares of cycle `n + 2`, that is by lookups accepted from `n + 1`.
 //!
@@ -149,8 +152,15 @@ pub struct CfrCam<
 
     period: DFF<Bits<PB>>,
     skip: DFF<Bits<PB>>,
-    /// Write pointer.
-    wp: DFF<Bits<DB>>,
+    /// `period != 0`, `period == 1` and `skip == 0`, kept as flags so that
+    /// the sampling decision is one LUT from registers.
+    p_nz: DFF<Bit>,
+    p_one: DFF<Bit>,
+    s_zero: DFF<Bit>,
+    /// Write pointer, one-hot: `wp[i]` selects entry `i`.
+    wp: Vec<DFF<Bit>>,
+    /// `wp[D - 1]`, the bit that rotates into `wp[0]`.
+    wp_last: Signal<Local, Bit>,
     sampled: Signal<Local, Bit>,
 
     /// The entry the sample of the last cycle writes (one-hot).
@@ -169,9 +179,9 @@ pub struct CfrCam<
     o_valid: DFF<Bit>,
     o_hit: DFF<Bit>,
 
-    /// `idx[i] = i`, to compare the pointer with.
-    idx: Vec<Param<Bits<DB>>>,
     reset_period: Param<Bits<PB>>,
+    reset_p_nz: Param<Bit>,
+    reset_p_one: Param<Bit>,
 }
 
 impl<
@@ -196,12 +206,14 @@ impl<
         assert_eq!(G * 8, D);
         assert_eq!(G1, G + 1);
         Self {
+            wp: (0..D).map(|_| DFF::default()).collect(),
             w1_sel: (0..D).map(|_| DFF::default()).collect(),
             ent: (0..D).map(|_| CamEntry::new()).collect(),
             grp: (0..G).map(|_| Signal::default()).collect(),
             any: (0..G1).map(|_| Signal::default()).collect(),
-            idx: (0..D).map(|i| Param::new((i as u64).to_bits())).collect(),
             reset_period: Param::new((config.reset.period as u64).to_bits()),
+            reset_p_nz: Param::new(config.reset.period != 0),
+            reset_p_one: Param::new(config.reset.period == 1),
             ..Default::default()
         }
     }
@@ -220,10 +232,11 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, period, skip, wp, w1_key, l1_valid, l1_key, l2_valid, l3_valid, o_valid,
+            self, clk, period, skip, p_nz, p_one, s_zero, w1_key, l1_valid, l1_key, l2_valid, l3_valid, o_valid,
             o_hit
         );
         for i in 0..D {
+            self.wp[i].clock.next = self.clk.val();
             self.w1_sel[i].clock.next = self.clk.val();
             self.ent[i].clk.next = self.clk.val();
         }
@@ -231,25 +244,36 @@ impl<
         // ---- Ports: sampling, lookup key --------------------------------------
         // (A packet of a reset cycle is not sampled: `sampled` carries no
         // write into the cycle after the reset.)
-        self.sampled.next = self.s_pkt_valid.val()
-            & !self.rst.val()
-            & self.period.q.val().any()
-            & !self.skip.q.val().any();
-        if self.s_pkt_valid.val() & self.period.q.val().any() {
+        self.sampled.next =
+            self.s_pkt_valid.val() & !self.rst.val() & self.p_nz.q.val() & self.s_zero.q.val();
+        if self.s_pkt_valid.val() & self.p_nz.q.val() {
             self.skip.d.next = self.skip.q.val() - 1;
-            if !self.skip.q.val().any() {
+            self.s_zero.d.next = self.skip.q.val() == 1;
+            if self.s_zero.q.val() {
                 self.skip.d.next = self.period.q.val() - 1;
+                self.s_zero.d.next = self.p_one.q.val();
             }
         }
         if self.s_cfg_valid.val() {
             self.period.d.next = self.s_cfg_period.val();
+            self.p_nz.d.next = self.s_cfg_period.val().any();
+            self.p_one.d.next = self.s_cfg_period.val() == 1;
             self.skip.d.next = 0.into();
+            self.s_zero.d.next = true;
         }
         for i in 0..D {
-            self.w1_sel[i].d.next = self.sampled.val() & (self.wp.q.val() == self.idx[i].val());
+            self.w1_sel[i].d.next = self.sampled.val() & self.wp[i].q.val();
+        }
+        // The pointer rotates by one entry per sample.
+        for i in 0..D {
+            self.wp[i].d.next = self.wp[i].q.val();
+            self.wp_last.next = self.wp[i].q.val();
         }
         if self.sampled.val() {
-            self.wp.d.next = self.wp.q.val() + 1;
+            for i in 1..D {
+                self.wp[i].d.next = self.wp[i - 1].q.val();
+            }
+            self.wp[0].d.next = self.wp_last.val();
         }
         self.w1_key.d.next = self.s_pkt_key.val();
         self.l1_valid.d.next = self.s_look_valid.val();
@@ -289,8 +313,14 @@ impl<
         // ---- Reset (wins over every load above) ----------------------------------------
         if self.rst.val() {
             self.period.d.next = self.reset_period.val();
+            self.p_nz.d.next = self.reset_p_nz.val();
+            self.p_one.d.next = self.reset_p_one.val();
             self.skip.d.next = 0.into();
-            self.wp.d.next = 0.into();
+            self.s_zero.d.next = true;
+            for i in 1..D {
+                self.wp[i].d.next = false;
+            }
+            self.wp[0].d.next = true;
             self.l1_valid.d.next = false;
             self.l2_valid.d.next = false;
             self.l3_valid.d.next = false;
