@@ -73,11 +73,29 @@ const RP_TASKS: &[&str] = &[
 const RP_CONFIGS: &[&str] = &["params-tiny"];
 
 /// Every task of formal/cfr_cam/cfr_cam.sby.
-const CFR_CAM_TASKS: &[&str] = &["p1_hit_rule", "p2_answers", "cover"];
+const CFR_CAM_TASKS: &[&str] = &[
+    "p1a_compare",
+    "p1b_state",
+    "p1c_link",
+    "p2_answers",
+    "cover",
+];
 
 /// The configuration of formal/cfr_cam/: 32-bit keys and the menu's
 /// fewest entries (eight), so that the base case fills the CAM.
 const CFR_CAM_CONFIGS: &[&str] = &["params-tiny"];
+
+/// Every task of formal/sar/sar.sby.
+const SAR_TASKS: &[&str] = &[
+    "p1_decision",
+    "p2_hit_stays",
+    "p3_in_set",
+    "p4_answers",
+    "cover",
+];
+
+/// The configuration of formal/sar/: four ports, two groups.
+const SAR_CONFIGS: &[&str] = &["params-tiny"];
 
 /// The blocks with a formal/<block>/ folder, their tasks and configurations.
 const BLOCKS: &[(&str, &[&str], &[&str])] = &[
@@ -85,6 +103,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("np", NP_TASKS, NP_CONFIGS),
     ("rp", RP_TASKS, RP_CONFIGS),
     ("cfr_cam", CFR_CAM_TASKS, CFR_CAM_CONFIGS),
+    ("sar", SAR_TASKS, SAR_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -171,7 +190,7 @@ const BUGS: &[Bug] = &[
             "        cm$0$d = lkey[(32'h0)+:(8)] == key$q[(32'h0)+:(8)];",
             8,
         )],
-        fails: &["p1_hit_rule"],
+        fails: &["p1a_compare"],
         unproven: &[],
         fast_also: "p2_answers",
     },
@@ -185,7 +204,7 @@ const BUGS: &[Bug] = &[
             "        o_valid$d = l2_valid$q;",
             1,
         )],
-        fails: &["p1_hit_rule", "p2_answers"],
+        fails: &["p1a_compare", "p2_answers"],
         unproven: &[],
         fast_also: "cover",
     },
@@ -195,10 +214,43 @@ const BUGS: &[Bug] = &[
         name: "cfr_cam_pointer_stuck",
         block: "cfr_cam",
         config: "params-tiny",
-        edits: &[("            wp$d = wp$q + 32'h1;", "            wp$d = wp$q;", 1)],
-        fails: &["p1_hit_rule", "cover"],
+        edits: &[(
+            "        if (sampled) begin\n            wp$1$d = wp$0$q;",
+            "        if (1'b0) begin\n            wp$1$d = wp$0$q;",
+            1,
+        )],
+        fails: &["p1b_state", "cover"],
         unproven: &[],
         fast_also: "p2_answers",
+    },
+    Bug {
+        // Port 1's key lacks its port number: a tie of ports 0 and 1 has
+        // two winners, and the decision's port is their numbers ORed.
+        name: "sar_tie_not_broken",
+        block: "sar",
+        config: "params-tiny",
+        edits: &[(
+            "            deg$1$d = deg_in | kidx$1;",
+            "            deg$1$d = deg_in;",
+            1,
+        )],
+        fails: &["p1_decision", "p3_in_set"],
+        unproven: &[],
+        fast_also: "p4_answers",
+    },
+    Bug {
+        // A CAM hit is detoured like a miss.
+        name: "sar_hit_detoured",
+        block: "sar",
+        config: "params-tiny",
+        edits: &[(
+            "            if (~b_hit$q & det$4) begin",
+            "            if (det$4) begin",
+            1,
+        )],
+        fails: &["p1_decision", "p2_hit_stays"],
+        unproven: &[],
+        fast_also: "p3_in_set",
     },
     Bug {
         // The WRED test of the next event after an admission compares
@@ -700,6 +752,8 @@ const FAST: &[&str] = &[
     "rp_never_leaves_limited",
     "cfr_cam_used_ignored",
     "cfr_cam_answer_valid_one_cycle_early",
+    "sar_tie_not_broken",
+    "sar_hit_detoured",
 ];
 
 fn bug(name: &str) -> &'static Bug {
@@ -1164,13 +1218,23 @@ fn rp_visit_never_leaving_limited_passes_the_proofs_and_fails_every_reach() {
 }
 
 #[test]
-fn cfr_cam_compare_ignoring_used_fails_p1_only() {
+fn cfr_cam_compare_ignoring_used_fails_p1a_only() {
     fast_bug("cfr_cam_used_ignored");
 }
 
 #[test]
-fn cfr_cam_answer_valid_one_cycle_early_fails_p1_and_p2() {
+fn cfr_cam_answer_valid_one_cycle_early_fails_p1a_and_p2() {
     fast_bug("cfr_cam_answer_valid_one_cycle_early");
+}
+
+#[test]
+fn sar_tie_not_broken_fails_p1_and_p3() {
+    fast_bug("sar_tie_not_broken");
+}
+
+#[test]
+fn sar_hit_detoured_fails_p1_and_p2() {
+    fast_bug("sar_hit_detoured");
 }
 
 #[test]

@@ -17,4 +17,5 @@ pub mod ports;
 pub mod ram;
 pub mod rp;
 pub mod rp_visit;
+pub mod sar;
 pub mod sim;

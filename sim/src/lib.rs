@@ -18,6 +18,7 @@ pub mod registry;
 pub mod replay;
 pub mod rng;
 pub mod rp;
+pub mod sar;
 pub mod synth;
 pub mod vcd;
 pub mod verilator;

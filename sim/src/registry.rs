@@ -12,6 +12,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::pacer::PacerBlock>::NEW,
     &Registered::<crate::nic::NicBlock>::NEW,
     &Registered::<crate::cfr_cam::CfrCamBlock>::NEW,
+    &Registered::<crate::sar::SarBlock>::NEW,
 ];
 
 /// The names of the blocks.
