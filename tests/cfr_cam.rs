@@ -123,6 +123,14 @@ const EQUIVALENT_CFR_CAM: &[Equivalent] = &[
          entries in cyclic order from wherever the pointer is: which entry \
          holds which of the last D keys is not visible at the ports",
     ),
+    eq_in(
+        "",
+        "*",
+        "skip$d = 32'h0;",
+        "the count is read only while `s_zero` is low; a reset or a period \
+         load sets `s_zero`, and the next packet reloads the count from the \
+         period, so what a reset or load leaves in it is never read",
+    ),
     eq_in("", "*", "m$d = cand$0;", OVERWRITTEN),
     eq_in("", "*", "m$d = cand$1;", OVERWRITTEN),
     eq_in("", "*", "m$d = cand$2;", OVERWRITTEN),

@@ -12,10 +12,13 @@
 //! held off then one time in two). Packets come from a few hot flows
 //! and from random ones; keys have their top bit set one time in two. The period is loaded now and then (0, 1,
 //! 2, small, the largest, any), in runs of consecutive loads, with packets
-//! in the same cycle; one large period in eight is kept, with a packet every
-//! cycle and no reset, until two samples are taken at it (so that the count
-//! runs through its top bits). Resets come every few thousand cycles, held one to
-//! three cycles, with packets, lookups and loads in the reset cycles.
+//! in the same cycle, and 0 or 1 just before a reset half of the time (the
+//! reset must restore the flags kept beside the period); one large period
+//! in eight is kept, with a packet every cycle and no reset, until two
+//! samples are taken at it (so that the count runs through its top bits).
+//! Resets come after 5 to 40, a few hundred or a few thousand cycles, held
+//! one to three cycles, with packets, lookups and loads in the reset
+//! cycles.
 //!
 //! Payloads of streams whose valid is low are randomised by the lockstep
 //! machinery, not here.
@@ -339,6 +342,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             self.reset_left = self.rng.upto(2);
             self.reset_in = match self.rng.upto(3) {
                 0 => self.rng.range(5, 40),
+                1 => self.rng.range(200, 1_500) + 20 * depth,
                 _ => self.rng.range(2_000, 12_000) + 20 * depth,
             };
         } else {
@@ -430,13 +434,23 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         if i.rst && self.rng.chance(64) {
             i.cfg_valid = true;
         }
+        // A period of 0 or 1 loaded just before a reset: the reset must
+        // restore the flags kept beside the period, not only the period.
+        let load_before_reset = !holding && self.reset_in == 1 && self.rng.chance(128);
+        if load_before_reset {
+            i.cfg_valid = true;
+        }
         // A period of 0 or a large one holds the CAM still: left soon,
         // but one load of a large period in eight is kept for two samples.
         if !holding
             && (i.cfg_valid || ((g.period() == 0 || g.period() > 100) && self.rng.chance(2)))
         {
             i.cfg_valid = true;
-            i.cfg_period = random_period(&mut self.rng);
+            i.cfg_period = if load_before_reset {
+                self.rng.upto(1)
+            } else {
+                random_period(&mut self.rng)
+            };
             if i.cfg_period > 100 && !i.rst && self.rng.chance(32) {
                 self.hold_until = g.samples() + 2;
             }
