@@ -97,6 +97,12 @@ const SAR_TASKS: &[&str] = &[
 /// The configuration of formal/sar/: four ports, two groups.
 const SAR_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/crd/crd.sby.
+const CRD_TASKS: &[&str] = &["p1_flags", "p2_answers", "cover"];
+
+/// The configuration of formal/crd/: two queues, 16-bit lengths.
+const CRD_CONFIGS: &[&str] = &["params-tiny"];
+
 /// The blocks with a formal/<block>/ folder, their tasks and configurations.
 const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("cp", CP_TASKS, CP_CONFIGS),
@@ -104,6 +110,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("rp", RP_TASKS, RP_CONFIGS),
     ("cfr_cam", CFR_CAM_TASKS, CFR_CAM_CONFIGS),
     ("sar", SAR_TASKS, SAR_CONFIGS),
+    ("crd", CRD_TASKS, CRD_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -112,6 +119,7 @@ fn method_of(block: &str, task: &str) -> &'static str {
         (_, "cover") => "cover",
         ("rp", t) if t.starts_with("reach_") => "sat-reach",
         ("rp", _) => "sat",
+        ("crd", "p1_flags") => "bounded",
         _ => "induction",
     }
 }
@@ -265,6 +273,46 @@ const BUGS: &[Bug] = &[
         fails: &["p4_answers"],
         unproven: &[],
         fast_also: "p1_decision",
+    },
+    Bug {
+        // The local flag set at Fb = 0 (S >= 0 for S >= 8): the boundary of
+        // "flags follow Fb's sign".
+        name: "crd_local_at_zero",
+        block: "crd",
+        config: "params-tiny",
+        edits: &[(
+            "        f_local$d = (e_s$q >= c_eight) & (e_s$q < c_half);",
+            "        f_local$d = e_s$q < c_half;",
+            1,
+        )],
+        fails: &["p1_flags"],
+        unproven: &[],
+        fast_also: "p2_answers",
+    },
+    Bug {
+        // Reset does not drop the result about to come out: the sample in
+        // the last stage shows in the cycle after the reset.
+        name: "crd_reset_keeps_last_result",
+        block: "crd",
+        config: "params-tiny",
+        edits: &[("            o_v$d = 1'b0;\n", "", 1)],
+        fails: &["p2_answers"],
+        unproven: &[],
+        fast_also: "cover",
+    },
+    Bug {
+        // The remote flag never set: no result is an edge or inner point.
+        name: "crd_remote_never",
+        block: "crd",
+        config: "params-tiny",
+        edits: &[(
+            "        b_remote$d = a_rv$q & |a_rem$q;",
+            "        b_remote$d = 1'b0;",
+            1,
+        )],
+        fails: &["p1_flags", "cover"],
+        unproven: &[],
+        fast_also: "p2_answers",
     },
     Bug {
         // A CAM hit is detoured like a miss.
@@ -784,6 +832,8 @@ const FAST: &[&str] = &[
     "sar_tie_not_broken",
     "sar_hit_detoured",
     "sar_port_not_zeroed",
+    "crd_local_at_zero",
+    "crd_reset_keeps_last_result",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1281,6 +1331,16 @@ fn sar_port_not_zeroed_fails_p4_only() {
 #[test]
 fn sar_hit_detoured_fails_p1_and_p2() {
     fast_bug("sar_hit_detoured");
+}
+
+#[test]
+fn crd_local_at_zero_fails_p1_only() {
+    fast_bug("crd_local_at_zero");
+}
+
+#[test]
+fn crd_reset_keeps_last_result_fails_p2_only() {
+    fast_bug("crd_reset_keeps_last_result");
 }
 
 #[test]

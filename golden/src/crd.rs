@@ -48,7 +48,7 @@
 //!   to any queues, including the queue sampled in the same cycle.
 //! - The sample of cycle `t` is on the outputs (`fb_valid` high, `fb_queue`,
 //!   `fb` = `Fb'`, `fb_local`, `fb_remote`, `fb_role`) during cycle
-//!   `t + LATENCY` (`t + 4`). The outputs are registered (they depend on
+//!   `t + LATENCY` (`t + 10`). The outputs are registered (they depend on
 //!   state only); every field is 0 when `fb_valid` is low.
 //! - A register write (`cfg_valid`, `cfg_addr`, `cfg_data`) in cycle `t` is
 //!   in force from `t + 1`: the sample, the timer update and a notification's
@@ -93,7 +93,7 @@ use crate::mask;
 pub use crate::register::Register;
 
 /// Cycles from a sample to its result on the outputs (at least 1).
-pub const LATENCY: usize = 4;
+pub const LATENCY: usize = 10;
 const _: () = assert!(LATENCY >= 1);
 
 /// Width of the quantized congestion degree (`fb`, `cn_fb`).

@@ -7,6 +7,7 @@
 
 pub mod cfr_cam;
 pub mod cp;
+pub mod crd;
 pub mod emit;
 pub mod mul;
 pub mod nic;

@@ -5,6 +5,7 @@ pub mod block;
 pub mod cfr_cam;
 pub mod commands;
 pub mod cp;
+pub mod crd;
 pub mod formal;
 pub mod fsutil;
 pub mod lockstep;

@@ -13,6 +13,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::nic::NicBlock>::NEW,
     &Registered::<crate::cfr_cam::CfrCamBlock>::NEW,
     &Registered::<crate::sar::SarBlock>::NEW,
+    &Registered::<crate::crd::CrdBlock>::NEW,
 ];
 
 /// The names of the blocks.
