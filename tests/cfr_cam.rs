@@ -145,6 +145,13 @@ const EQUIVALENT_CFR_CAM: &[Equivalent] = &[
     eq_in("", "*", "m$d = cand$11;", OVERWRITTEN),
     eq_in("", "*", "m$d = cand$12;", OVERWRITTEN),
     eq_in("", "*", "o_hit$d = l3_valid$q & any$0;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$0$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$1$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$2$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$3$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$4$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$5$q;", OVERWRITTEN),
+    eq_in("", "*", "wp_last = wp$6$q;", OVERWRITTEN),
     eq_in(
         "ccrtl_cfr_cam__ent__*",
         "width-truncated *.lkey [103:0] -> [102:0]",
