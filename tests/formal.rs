@@ -103,6 +103,13 @@ const CRD_TASKS: &[&str] = &["p1_flags", "p2_answers", "cover"];
 /// The configuration of formal/crd/: two queues, 16-bit lengths.
 const CRD_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/rcc_sched/rcc_sched.sby.
+const RCC_SCHED_TASKS: &[&str] = &["p1_grant", "p2_split", "p3_share", "cover"];
+
+/// The configuration of formal/rcc_sched/: 16-bit windows, a window of 100
+/// bytes after reset (one packet can end it inside the base case).
+const RCC_SCHED_CONFIGS: &[&str] = &["params-tiny"];
+
 /// The blocks with a formal/<block>/ folder, their tasks and configurations.
 const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("cp", CP_TASKS, CP_CONFIGS),
@@ -111,6 +118,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("cfr_cam", CFR_CAM_TASKS, CFR_CAM_CONFIGS),
     ("sar", SAR_TASKS, SAR_CONFIGS),
     ("crd", CRD_TASKS, CRD_CONFIGS),
+    ("rcc_sched", RCC_SCHED_TASKS, RCC_SCHED_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -806,6 +814,72 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_line_rate",
     },
+    Bug {
+        // c alone is not granted while ineligible: the grant is no longer
+        // work-conserving (a class valid, the link ready, nothing granted).
+        name: "rcc_sched_not_work_conserving",
+        block: "rcc_sched",
+        config: "params-tiny",
+        edits: &[(
+            "        gc = ~rst & s_out_ready & s_c_valid & (~s_n_valid | alt_c);",
+            "        gc = ~rst & s_out_ready & s_c_valid & elig & (~s_n_valid | alt_c);",
+            1,
+        )],
+        fails: &["p1_grant"],
+        unproven: &[],
+        fast_also: "p2_split",
+    },
+    Bug {
+        // Wnc computed as W - Wc instead of W - min(Wc, W): wraps when Wc > W.
+        name: "rcc_sched_wnc_from_wc",
+        block: "rcc_sched",
+        config: "params-tiny",
+        edits: &[("        wnc1 = w1$q - lim1$q;", "        wnc1 = w1$q - wc1$q;", 1)],
+        fails: &["p2_split"],
+        unproven: &[],
+        fast_also: "p1_grant",
+    },
+    Bug {
+        // A new window's cr is Lw instead of Lw - 1: c stays eligible while
+        // sent_c <= Lw, one byte more than its share.
+        name: "rcc_sched_c_eligible_one_byte_more",
+        block: "rcc_sched",
+        config: "params-tiny",
+        edits: &[(
+            "        r_z = ((lim1$q) & 18'h3ffff) + c_ones;",
+            "        r_z = ((lim1$q) & 18'h3ffff);",
+            1,
+        )],
+        fails: &["p3_share"],
+        unproven: &[],
+        fast_also: "p2_split",
+    },
+    Bug {
+        // Reset does not drop the staged write of `window` (nor ignore the
+        // reset cycle's own write): W changes after a reset.
+        name: "rcc_sched_reset_keeps_staged_write",
+        block: "rcc_sched",
+        config: "params-tiny",
+        edits: &[("            q_wr_w$d = 1'b0;\n", "", 1)],
+        fails: &["p2_split", "p3_share"],
+        unproven: &[],
+        fast_also: "p1_grant",
+    },
+    Bug {
+        // A cut never changes Wc (only an entry does): every property holds
+        // for any Wc, only the cover sees it.
+        name: "rcc_sched_cut_never_applied",
+        block: "rcc_sched",
+        config: "params-tiny",
+        edits: &[(
+            "        if (k6_v$q & ~k6_quit$q) begin",
+            "        if (k6_v$q & k6_entry$q) begin",
+            1,
+        )],
+        fails: &["cover"],
+        unproven: &[],
+        fast_also: "p3_share",
+    },
 ];
 
 /// The bugs the fast tier runs: one or more per property, the new queue
@@ -834,6 +908,9 @@ const FAST: &[&str] = &[
     "sar_port_not_zeroed",
     "crd_local_at_zero",
     "crd_reset_keeps_last_result",
+    "rcc_sched_not_work_conserving",
+    "rcc_sched_wnc_from_wc",
+    "rcc_sched_c_eligible_one_byte_more",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1341,6 +1418,21 @@ fn crd_local_at_zero_fails_p1_only() {
 #[test]
 fn crd_reset_keeps_last_result_fails_p2_only() {
     fast_bug("crd_reset_keeps_last_result");
+}
+
+#[test]
+fn rcc_sched_not_work_conserving_fails_p1_only() {
+    fast_bug("rcc_sched_not_work_conserving");
+}
+
+#[test]
+fn rcc_sched_wnc_from_wc_fails_p2_only() {
+    fast_bug("rcc_sched_wnc_from_wc");
+}
+
+#[test]
+fn rcc_sched_c_eligible_one_byte_more_fails_p3_only() {
+    fast_bug("rcc_sched_c_eligible_one_byte_more");
 }
 
 #[test]

@@ -16,6 +16,7 @@ pub mod pacer;
 pub mod param;
 pub mod ports;
 pub mod ram;
+pub mod rcc_sched;
 pub mod rp;
 pub mod rp_visit;
 pub mod sar;

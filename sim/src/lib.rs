@@ -15,6 +15,7 @@ pub mod np;
 pub mod pacer;
 pub mod params;
 pub mod ports;
+pub mod rcc_sched;
 pub mod registry;
 pub mod replay;
 pub mod rng;

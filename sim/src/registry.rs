@@ -14,6 +14,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::cfr_cam::CfrCamBlock>::NEW,
     &Registered::<crate::sar::SarBlock>::NEW,
     &Registered::<crate::crd::CrdBlock>::NEW,
+    &Registered::<crate::rcc_sched::RccSchedBlock>::NEW,
 ];
 
 /// The names of the blocks.
