@@ -250,6 +250,86 @@ const EQUIVALENT_RCC_SCHED: &[Equivalent] = &[
         ZERO_ROWS,
     ),
     eq_in(MUL, "+ -> -", "s5$d = s4_0$q + s4_1$q;", ZERO_ROWS),
+    // The multiplier's operand b = 512 - Fb: bit 9 only for a quit (its
+    // product unused), bits 10 to 16 wiring 0, bit 8 always 1 otherwise
+    // (b >= 257), so row 8 is always `a` and row 0's default shows only in
+    // an even product (b[0] = 0), where adding 1 never reaches bit 9.
+    eq_in(
+        "",
+        "width-truncated ccrtl_rcc_sched.k0_m$d [9:0] -> [8:0]",
+        "",
+        ZERO_ROWS,
+    ),
+    eq_in(
+        "",
+        "width-truncated ccrtl_rcc_sched.k0_m$q [9:0] -> [8:0]",
+        "",
+        ZERO_ROWS,
+    ),
+    eq_in(
+        "ccrtl_rcc_sched__k0_m",
+        "width-truncated * [9:0] -> [8:0]",
+        "",
+        ZERO_ROWS,
+    ),
+    eq_in(
+        "",
+        "width-truncated ccrtl_rcc_sched.mul$b [16:0] -> [15:0]",
+        "",
+        ZERO_ROWS,
+    ),
+    eq_in(MUL, "*", "r8 = 32'h0;", ZERO_ROWS),
+    eq_in(
+        MUL,
+        "32'h0 -> 32'h1",
+        "r0 = 32'h0;",
+        "row 0 is 0 only when b is even, and then the product is even: adding 1 \
+         never carries into bit 9, so floor(p / 512) is the same",
+    ),
+    eq_in(MUL, "+ -> -", "s1_4$d = r8 + (r9 << 32'h1);", ZERO_ROWS),
+    eq_in(MUL, "<< -> >>", "s1_4$d = r8 + (r9 << 32'h1);", ZERO_ROWS),
+    eq_in(
+        MUL,
+        "32'h1 -> 32'h2",
+        "s1_4$d = r8 + (r9 << 32'h1);",
+        ZERO_ROWS,
+    ),
+    // Widths with bits that are always 0.
+    eq_in(
+        "",
+        "width-truncated ccrtl_rcc_sched.lc [17:0] -> [16:0]",
+        "",
+        "a 14-bit length widened to N = 18 bits: bits 14 to 17 are 0",
+    ),
+    eq_in(
+        "",
+        "width-truncated ccrtl_rcc_sched.ln [17:0] -> [16:0]",
+        "",
+        "a 14-bit length widened to N = 18 bits: bits 14 to 17 are 0",
+    ),
+    eq_in(
+        "",
+        "< -> <=",
+        "if (prod < wc_min$q) begin",
+        "max(prod, wc_min): at prod == wc_min either arm gives the same value",
+    ),
+    // Defaults whose loss leaves a value that is already the right one.
+    eq_in(
+        "",
+        "delete statement",
+        "wc2 = wc1$q;",
+        "without the default wc2 keeps the last floored value, which wc1 holds \
+         since that update was applied; only a reset makes them differ, and Wc's \
+         reset value never shows (entries overwrite it)",
+    ),
+    eq_in(
+        "",
+        "delete statement",
+        "new_fb = pend_fb$q;",
+        "without the default new_fb keeps the last s_fb of a cycle with s_fb_valid, \
+         which pend_fb also holds (it loads new_fb every cycle); the pending degree \
+         is read only after such a cycle (reset clears pend_v)",
+    ),
     eq_in("", "reset-constant *", "wc$d = reset_wc;", WC_RESET_UNSEEN),
     eq_in(
         "",
