@@ -43,8 +43,8 @@
 //
 // Invariants (L1, asserted with P2 and P3; L2 and L3 with P3): the RTL's W
 // registers and the write staging equal the contract's (`w` is W, `w1`
-// next cycle's W, `nw1` its negation, `q_wr_w`, `q_de`, `q_nde` the
-// staged write of t - 1); `lim1 = min(wc1, w1)`; the status is
+// next cycle's W, `nw1` its negation, `q_wr_w`, `q_de` the staged
+// write of t - 1, whose negation the RTL computes from `q_de`); `lim1 = min(wc1, w1)`; the status is
 // m_wc is min(wc, w) in window mode and w in normal mode (L1).
 // The degree pipeline holds one update, its stage the busy count's, and
 // an update in flight is an entry iff it is not a quit and the mode is
@@ -79,7 +79,7 @@ module rcc_sched_formal (
     wire m_c_ready, m_n_ready, m_window;
     wire [WB-1:0] m_wc, m_wnc;
     wire [WB-1:0] r_w, r_w1, r_wc, r_wc1, r_lim1, r_de;
-    wire [N-1:0] r_nw1, r_nde, r_nl, r_cr;
+    wire [N-1:0] r_nw1, r_nl, r_cr;
     wire r_wr_w;
     wire [3:0] r_busy;
     wire k0_v, k0_quit, k0_entry, k6_v, k6_quit, k6_entry, k7_v, k7_quit, k7_entry;
@@ -113,7 +113,6 @@ module rcc_sched_formal (
         .\cr$q (r_cr),
         .\q_wr_w$q (r_wr_w),
         .\q_de$q (r_de),
-        .\q_nde$q (r_nde),
         .\busy$q (r_busy),
         .\k0_v$q (k0_v),
         .\k0_quit$q (k0_quit),
@@ -228,7 +227,7 @@ module rcc_sched_formal (
         l1_w1: assert (r_w1 == W_next);
         l1_nw1: assert (r_nw1 == -{2'b0, r_w1});
         l1_staged: assert (r_wr_w == v1);
-        if (v1) l1_staged_data: assert (r_de == W_d1 && r_nde == -{2'b0, W_d1});
+        if (v1) l1_staged_data: assert (r_de == W_d1);
         l1_lim1: assert (r_lim1 == min_wc1_w1);
         l1_status: assert (m_wc == (m_window ? min_wc_w : r_w));
     end
