@@ -21,6 +21,7 @@ pub mod rcc_sched;
 pub mod register;
 pub mod rp;
 pub mod sar;
+pub mod switch_port;
 pub mod xorshift;
 
 pub use error::ParamError;
