@@ -1361,21 +1361,25 @@ fn rp_cut_floor_off_by_one_fails_p1_in_every_profile() {
 }
 
 #[test]
+#[ignore = "deep tier: make test-deep (CI budget: 45 to 55 s each; rp's cut-floor bug stays in the fast tier)"]
 fn rp_target_cap_off_by_5_fails_p3_lemma_a_and_paper() {
     fast_bug("rp_target_cap_off_by_5");
 }
 
 #[test]
+#[ignore = "deep tier: make test-deep (CI budget: 45 to 55 s each; rp's cut-floor bug stays in the fast tier)"]
 fn rp_increase_average_rounding_up_fails_lemma_a_and_paper() {
     fast_bug("rp_increase_average_rounds_up");
 }
 
 #[test]
+#[ignore = "deep tier: make test-deep (CI budget: 45 to 55 s each; rp's cut-floor bug stays in the fast tier)"]
 fn rp_second_chain_average_rounding_up_fails_p1_and_p2_of_nvidia_and_ns3() {
     fast_bug("rp_second_chain_average_rounds_up");
 }
 
 #[test]
+#[ignore = "deep tier: make test-deep (CI budget: 45 to 55 s each; rp's cut-floor bug stays in the fast tier)"]
 fn rp_visit_never_leaving_limited_passes_the_proofs_and_fails_every_reach() {
     fast_bug("rp_never_leaves_limited");
 }

@@ -402,7 +402,7 @@ struct CfrCamSim<
 >(CfrCam<KW, D, DB, C, C1, G, G1>);
 
 /// A key as a `Bits<KW>` (wider than 64 bits: built from two halves).
-fn key_bits<const KW: usize>(k: u128) -> Bits<KW> {
+pub(crate) fn key_bits<const KW: usize>(k: u128) -> Bits<KW> {
     let lo: Bits<KW> = ((k as u64) as u128 as u64).to_bits();
     if KW <= 64 {
         return lo;

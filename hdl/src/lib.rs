@@ -21,3 +21,4 @@ pub mod rp;
 pub mod rp_visit;
 pub mod sar;
 pub mod sim;
+pub mod switch_port;

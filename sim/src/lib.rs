@@ -21,6 +21,7 @@ pub mod replay;
 pub mod rng;
 pub mod rp;
 pub mod sar;
+pub mod switch_port;
 pub mod synth;
 pub mod vcd;
 pub mod verilator;

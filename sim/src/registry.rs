@@ -15,6 +15,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::sar::SarBlock>::NEW,
     &Registered::<crate::crd::CrdBlock>::NEW,
     &Registered::<crate::rcc_sched::RccSchedBlock>::NEW,
+    &Registered::<crate::switch_port::SwitchPortBlock>::NEW,
 ];
 
 /// The names of the blocks.
