@@ -9,7 +9,7 @@ mod common;
 use ccrtl_golden::switch_port::{SwitchPortConfig, SwitchPortIn, SwitchPortShape};
 use ccrtl_sim::block::Block;
 use ccrtl_sim::switch_port::SwitchPortBlock;
-use common::conformance::{BlockTests, Equivalent};
+use common::conformance::{eq_in, BlockTests, Equivalent};
 use proptest::prelude::*;
 
 mod conformance {
@@ -198,7 +198,7 @@ impl BlockTests for SwitchPortBlock {
         small()
     }
 
-    const EQUIVALENT: &'static [Equivalent] = &[];
+    const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_SWITCH_PORT;
 
     /// A detoured arrival still enqueued at this port: cp's enqueue valid
     /// without the detour test.
@@ -225,3 +225,24 @@ impl BlockTests for SwitchPortBlock {
 
     const MUTATE_TOP_ONLY: bool = true;
 }
+
+const FB_UNREAD: &str = "rcc_sched reads s_fb only with s_fb_valid (its contract: a payload \
+     without its valid is ignored), and s_fb_valid is fb_q0: the default that zeroes s_fb \
+     when fb_q0 is low (or, deleted, a latch of the last m_fb) never reaches rcc_sched's state";
+
+/// Mutants of the glue that no stimulus can tell apart from the original,
+/// each with its reason.
+const EQUIVALENT_SWITCH_PORT: &[Equivalent] = &[
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "rcc$s_fb = 32'h0;",
+        FB_UNREAD,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "rcc$s_fb = 32'h0;",
+        FB_UNREAD,
+    ),
+];
