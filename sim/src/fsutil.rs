@@ -17,16 +17,35 @@ pub fn register_temporary(path: &Path) {
 /// Removes every registered temporary that still exists (those renamed to
 /// their final names no longer do). Called on Ctrl-C before exiting, so an
 /// interrupted command leaves no hidden partial file or build directory.
+///
+/// The work in flight does not stop while this runs: a compiler started
+/// into a temporary build directory (a child that the signal may not have
+/// reached) can add a file while the directory is being removed, and the
+/// main thread can create a temporary after its first pass. So the
+/// removal is repeated until nothing registered exists, for up to a
+/// second.
 pub fn remove_temporaries() {
-    let paths = match TEMPORARIES.lock() {
-        Ok(t) => t.clone(),
-        Err(e) => e.into_inner().clone(),
-    };
-    for p in paths {
-        if p.is_dir() {
-            let _ = std::fs::remove_dir_all(&p);
-        } else {
-            let _ = std::fs::remove_file(&p);
+    for _ in 0..100 {
+        let paths = match TEMPORARIES.lock() {
+            Ok(t) => t.clone(),
+            Err(e) => e.into_inner().clone(),
+        };
+        let mut left = false;
+        for p in paths {
+            if p.is_dir() {
+                let _ = std::fs::remove_dir_all(&p);
+            } else if p.exists() {
+                let _ = std::fs::remove_file(&p);
+            }
+            left |= p.exists();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        let again = match TEMPORARIES.lock() {
+            Ok(t) => t.iter().any(|p| p.exists()),
+            Err(e) => e.into_inner().iter().any(|p| p.exists()),
+        };
+        if !left && !again {
+            return;
         }
     }
 }
