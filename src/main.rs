@@ -251,7 +251,9 @@ fn main() -> ExitCode {
         std::process::exit(130);
     });
     let cli = Cli::parse();
-    match run(cli) {
+    let result = run(cli);
+    fsutil::wait_if_interrupted();
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("ccrtl: error: {e:#}");

@@ -169,12 +169,13 @@ fn verify_writes_the_whole_run_as_vcd() {
 }
 
 /// Ctrl-C (SIGINT) in the middle of a run that writes a VCD, and in the
-/// middle of a Verilator build, leaves no temporary file or directory:
-/// the command exits 130 and the directories hold only finished files.
+/// middle of a Verilator build, leaves no temporary file or directory and
+/// no tool running: the command exits 130, the directories hold only
+/// finished files, and no process names the run's directory.
 #[test]
 fn an_interrupted_run_leaves_no_temporaries() {
     use std::process::{Command, Stdio};
-    for (k, wait_ms) in [(0, 300u64), (1, 6000)] {
+    for (k, wait_ms) in [(0, 300u64), (1, 2500), (2, 6000)] {
         let dir = tmp_dir(&format!("interrupt-{k}"));
         let build = dir.join("build");
         let vcd = dir.join("run.vcd");
@@ -219,6 +220,20 @@ fn an_interrupted_run_leaves_no_temporaries() {
             }
         }
         assert!(left.is_empty(), "after {wait_ms} ms: left behind {left:?}");
+        // No tool it started (Verilator, a compiler) outlives it: one
+        // still running could write into the build directory afterwards.
+        let needle = dir.to_string_lossy().into_owned();
+        let mut strays = vec![];
+        for e in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else {
+                continue;
+            };
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(&needle) {
+                strays.push(cmdline);
+            }
+        }
+        assert!(strays.is_empty(), "after {wait_ms} ms: still running {strays:?}");
         assert!(!vcd.exists(), "a partial VCD under the final name");
     }
 }

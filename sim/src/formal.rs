@@ -581,8 +581,7 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
     }
     std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
     let work = root.join(format!(".{name}.tmp{}", fsutil::unique_suffix()));
-    fsutil::register_temporary(&work);
-    std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
+    fsutil::create_temp_dir(&work).with_context(|| format!("creating {}", work.display()))?;
 
     let result = (|| -> Result<Vec<FormalRow>> {
         let mut out = vec![];
@@ -839,9 +838,7 @@ fn sby_command(tools: &Tools, dir: &Path) -> Command {
 }
 
 fn sby_output(tools: &Tools, dir: &Path, args: &[&str]) -> Result<String> {
-    let out = sby_command(tools, dir)
-        .args(args)
-        .output()
+    let out = fsutil::output(sby_command(tools, dir).args(args))
         .with_context(|| format!("running {}", tools.sby.display()))?;
     if !out.status.success() {
         bail!(
@@ -869,9 +866,7 @@ fn run_task(
     let stem = sby.trim_end_matches(".sby");
     let task_dir = format!("{stem}_{task}");
     let start = Instant::now();
-    let out = sby_command(tools, work)
-        .args(["-f", sby, task])
-        .output()
+    let out = fsutil::output(sby_command(tools, work).args(["-f", sby, task]))
         .with_context(|| format!("running {}", tools.sby.display()))?;
     let seconds = start.elapsed().as_secs_f64();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -973,17 +968,19 @@ fn run_sat_task(
     let log = dir.join("logfile.txt");
     let output = std::fs::File::create(dir.join("output.txt"))?;
     let start = Instant::now();
-    let mut child = Command::new(&tools.yosys)
-        .current_dir(work)
-        .arg("-q")
-        .arg("-l")
-        .arg(format!("{task_dir}/logfile.txt"))
-        .arg(format!("{task_dir}/run.ys"))
-        .stdin(std::process::Stdio::null())
-        .stdout(output.try_clone()?)
-        .stderr(output)
-        .spawn()
-        .with_context(|| format!("running {}", tools.yosys.display()))?;
+    let mut tracked = fsutil::spawn(
+        Command::new(&tools.yosys)
+            .current_dir(work)
+            .arg("-q")
+            .arg("-l")
+            .arg(format!("{task_dir}/logfile.txt"))
+            .arg(format!("{task_dir}/run.ys"))
+            .stdin(std::process::Stdio::null())
+            .stdout(output.try_clone()?)
+            .stderr(output),
+    )
+    .with_context(|| format!("running {}", tools.yosys.display()))?;
+    let child = tracked.child();
     // yowasp's yosys ignores `sat -timeout`: the runner keeps the time.
     let limit = std::time::Duration::from_secs(file.timeout);
     let mut timed_out = false;
@@ -1127,12 +1124,12 @@ fn run_arith_task(work: &Path, final_dir: &Path, block: &str, task: &str) -> Res
     let text = std::fs::read_to_string(work.join(&file))
         .with_context(|| format!("reading {}", work.join(&file).display()))?;
     let start = Instant::now();
-    let output = Command::new("z3")
-        .current_dir(work)
-        .arg("-T:600")
-        .arg(&file)
-        .stdin(std::process::Stdio::null())
-        .output()
+    let output = fsutil::output(
+        Command::new("z3")
+            .current_dir(work)
+            .arg("-T:600")
+            .arg(&file),
+    )
         .context("running z3")?;
     let seconds = start.elapsed().as_secs_f64();
     let out = String::from_utf8_lossy(&output.stdout).to_string();

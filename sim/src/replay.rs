@@ -17,7 +17,7 @@
 //! spaces and tabs, and may be enclosed in double quotes (`"0x1f"`); a quoted
 //! field cannot contain a comma.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -512,12 +512,7 @@ impl std::fmt::Debug for OutputWriter {
 impl OutputWriter {
     /// Creates the temporary file and writes the header.
     pub fn create(path: &Path, ports: &[Port]) -> Result<OutputWriter, ReplayError> {
-        let tmp = crate::fsutil::temp_path(path);
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(|e| ReplayError::Io {
+        let (tmp, file) = crate::fsutil::create_temp_file(path).map_err(|e| ReplayError::Io {
                 path: path.display().to_string(),
                 message: format!("cannot create: {e}"),
             })?;

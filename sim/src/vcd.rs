@@ -53,8 +53,8 @@ impl Drop for VcdTrace {
 
 impl VcdTrace {
     pub fn create(path: &Path, block: &str, ports: &[Port]) -> std::io::Result<VcdTrace> {
-        let tmp = crate::fsutil::temp_path(path);
-        let file = Shared(Rc::new(RefCell::new(BufWriter::new(File::create(&tmp)?))));
+        let (tmp, file) = crate::fsutil::create_temp_file(path)?;
+        let file = Shared(Rc::new(RefCell::new(BufWriter::new(file))));
         let mut w = vcd::Writer::new(file.clone());
         w.timescale(1, TimescaleUnit::NS)?;
         w.add_module(&format!("ccrtl_{block}"))?;

@@ -256,9 +256,7 @@ impl Model {
         if !lib_path.exists() {
             std::fs::create_dir_all(cache_root)?;
             let tmp = cache_root.join(format!("{key}.tmp{}", crate::fsutil::unique_suffix()));
-            crate::fsutil::register_temporary(&tmp);
-            let _ = std::fs::remove_dir_all(&tmp);
-            std::fs::create_dir_all(&tmp)?;
+            crate::fsutil::create_temp_dir(&tmp)?;
             let result = compile(
                 verilog,
                 source_name,
@@ -461,9 +459,7 @@ fn runtime_objects(
         return Ok(objs);
     }
     let tmp = cache_root.join(format!("runtime.tmp{}", crate::fsutil::unique_suffix()));
-    crate::fsutil::register_temporary(&tmp);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
+    crate::fsutil::create_temp_dir(&tmp)?;
     let header = printf_header(&tmp)?;
     for n in names {
         let built = run(
@@ -937,7 +933,7 @@ fn run(cmd: &mut Command, rename: Option<(&str, &str)>) -> Result<(), VerilatorE
         Some((_, user)) => format!("{} on {user}", cmd.get_program().to_string_lossy()),
         None => format!("{cmd:?}"),
     };
-    let out = cmd.output().map_err(|e| VerilatorError::Tool {
+    let out = crate::fsutil::output(cmd).map_err(|e| VerilatorError::Tool {
         tool: cmd.get_program().to_string_lossy().into_owned(),
         source: e,
     })?;

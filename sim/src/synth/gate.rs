@@ -223,9 +223,7 @@ pub fn synthesize(
         target.key(),
         crate::fsutil::unique_suffix()
     ));
-    crate::fsutil::register_temporary(&tmp);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
+    crate::fsutil::create_temp_dir(&tmp)?;
     let result = build_into(block, rtl, top, target, &tmp);
     let (file, cells, seconds) = match result {
         Ok(r) => r,

@@ -153,11 +153,11 @@ impl Invocation {
     /// [`Invocation::run`], returning the wall time in seconds.
     pub fn run_timed(&self) -> Result<f64> {
         let start = std::time::Instant::now();
-        let out = Command::new(&self.tool.path)
-            .args(&self.args)
-            .current_dir(&self.cwd)
-            .stdin(Stdio::null())
-            .output()
+        let out = crate::fsutil::output(
+            Command::new(&self.tool.path)
+                .args(&self.args)
+                .current_dir(&self.cwd),
+        )
             .with_context(|| format!("starting {}", self.tool.path.display()))?;
         if out.status.success() {
             return Ok(start.elapsed().as_secs_f64());
