@@ -240,14 +240,15 @@ const BUGS: &[Bug] = &[
         fast_also: "p2_answers",
     },
     Bug {
-        // Port 1's key lacks its port number: a tie of ports 0 and 1 has
-        // two winners, and the decision's port is their numbers ORed.
+        // Port 2's key lacks its port number in its compare with port 1: a
+        // tie of ports 1 and 2 has two winners, and the decision's port is
+        // their numbers ORed (1 | 2 = 3, maybe not a candidate).
         name: "sar_tie_not_broken",
         block: "sar",
         config: "params-tiny",
         edits: &[(
-            "            deg$1$d = deg_in | kidx$1;",
-            "            deg$1$d = deg_in;",
+            "        bt$8$d = kmod$1$key < kmod$2$key;",
+            "        bt$8$d = kmod$1$key < (kmod$2$key & 12'hff0);",
             1,
         )],
         fails: &["p1_decision", "p3_in_set"],

@@ -92,9 +92,9 @@ impl BlockTests for SarBlock {
     /// Port 0 beats the original port when `deg[0] + margin == deg[o]`
     /// (`<=` for `<`): a request exactly at the margin's boundary shows it.
     fn planted_bug(verilog: &str) -> String {
-        let from = "        b_lt$0$d = a_sum$0$q < a_odeg$q;";
+        let from = "        b_lt$0$d = a_sum$0$q < ((a_odeg$q) & 9'h1ff);";
         assert!(verilog.contains(from), "the planted bug's line is gone");
-        verilog.replace(from, "        b_lt$0$d = a_sum$0$q <= a_odeg$q;")
+        verilog.replace(from, "        b_lt$0$d = a_sum$0$q <= ((a_odeg$q) & 9'h1ff);")
     }
 
     /// Reset, the shortest trace the strategy makes (eight cycles): a
@@ -119,54 +119,44 @@ impl BlockTests for SarBlock {
 }
 
 /// Mutants of SAR that no stimulus can tell apart from the original, each
-/// with its reason. `mutation_config`: four ports, two groups.
+/// with its reason. `mutation_config`: four ports, two groups; the pair bit
+/// of port `p` against `q = (p + j) mod 4` is `bt$k`, `k = 3 p + j - 1`.
 const EQUIVALENT_SAR: &[Equivalent] = &[
     // Widths with bits that are always 0.
-    eq_in(
-        "",
-        "width-truncated ccrtl_sar.a_sum$* [12:0] -> [11:0]",
-        "",
-        SUM_BITS,
-    ),
-    eq_in("ccrtl_sar__a_sum__*", "width-truncated * [12:0] -> [11:0]", "", SUM_BITS),
-    eq_in("", "width-truncated ccrtl_sar.a_key$* [12:0] -> [11:0]", "", KEY_BITS),
-    eq_in("ccrtl_sar__a_key__*", "width-truncated * [12:0] -> [11:0]", "", KEY_BITS),
-    eq_in("", "width-truncated ccrtl_sar.deg$* [12:0] -> [11:0]", "", KEY_BITS),
-    eq_in("ccrtl_sar__deg__*", "width-truncated * [12:0] -> [11:0]", "", KEY_BITS),
-    eq_in("", "width-truncated ccrtl_sar.deg_in [12:0] -> [11:0]", "", KEY_BITS),
-    eq_in("", "width-truncated ccrtl_sar.odeg [12:0] -> [11:0]", "", BYTE_BITS),
-    eq_in("", "width-truncated ccrtl_sar.a_odeg$* [12:0] -> [11:0]", "", BYTE_BITS),
-    eq_in("ccrtl_sar__a_odeg", "width-truncated * [12:0] -> [11:0]", "", BYTE_BITS),
-    eq_in("", "width-truncated ccrtl_sar.margin$* [12:0] -> [11:0]", "", BYTE_BITS),
-    eq_in("ccrtl_sar__margin", "width-truncated * [12:0] -> [11:0]", "", BYTE_BITS),
-    eq_in("", "width-truncated ccrtl_sar.margin_in [12:0] -> [11:0]", "", BYTE_BITS),
+    eq_in("", "width-truncated ccrtl_sar.kmod$*$deg9 [8:0] -> [7:0]", "", NINE_BITS),
+    eq_in("", "width-truncated ccrtl_sar__kmod__*.deg9 [8:0] -> [7:0]", "", NINE_BITS),
+    eq_in("", "width-truncated ccrtl_sar.margin9 [8:0] -> [7:0]", "", NINE_BITS),
     eq_in("", "width-truncated ccrtl_sar.enc$1 [1:0] -> [0:0]", "", ENC_BITS),
     eq_in("", "width-truncated ccrtl_sar.enc$2 [1:0] -> [0:0]", "", ENC_BITS),
-    // Two ports' keys are never equal.
-    eq_in("", "< -> <=", "if (a_cand$q[1] & (a_key$1$q < a_key$0$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[2] & (a_key$2$q < a_key$0$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[3] & (a_key$3$q < a_key$0$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[0] & (a_key$0$q < a_key$1$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[2] & (a_key$2$q < a_key$1$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[3] & (a_key$3$q < a_key$1$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[0] & (a_key$0$q < a_key$2$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[1] & (a_key$1$q < a_key$2$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[3] & (a_key$3$q < a_key$2$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[0] & (a_key$0$q < a_key$3$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[1] & (a_key$1$q < a_key$3$q)) begin", DISTINCT_KEYS),
-    eq_in("", "< -> <=", "if (a_cand$q[2] & (a_key$2$q < a_key$3$q)) begin", DISTINCT_KEYS),
     eq_in("", "width-truncated ccrtl_sar.enc$0 [1:0] -> [0:0]", "", ENC_BITS),
+    // Two ports' keys are never equal.
+    eq_in("", "< -> <=", "bt$0$d = kmod$1$key < kmod$0$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$1$d = kmod$2$key < kmod$0$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$2$d = kmod$3$key < kmod$0$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$3$d = kmod$2$key < kmod$1$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$4$d = kmod$3$key < kmod$1$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$5$d = kmod$0$key < kmod$1$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$6$d = kmod$3$key < kmod$2$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$7$d = kmod$0$key < kmod$2$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$8$d = kmod$1$key < kmod$2$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$9$d = kmod$0$key < kmod$3$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$10$d = kmod$1$key < kmod$3$key;", DISTINCT_KEYS),
+    eq_in("", "< -> <=", "bt$11$d = kmod$2$key < kmod$3$key;", DISTINCT_KEYS),
     // o among the candidates: o never wins a detour (a tie with o, or o
     // the least, fails `deg[best] + margin < deg[o]`), so a candidate set
     // without o decides the same.
     eq_in("", "& -> |", "a_cand$d = msel | (one << ((s_req_port) & 4'hf));", O_CAND),
     eq_in("", "<< -> >>", "a_cand$d = msel | (one << ((s_req_port) & 4'hf));", O_CAND),
-    // Clears of a port's win that never act or never matter.
-    eq_del("b_win$1$d = 1'b0;", 2, SELF_CLEAR),
-    eq_del("b_win$2$d = 1'b0;", 3, SELF_CLEAR),
-    eq_del("b_win$3$d = 1'b0;", 4, SELF_CLEAR),
-    eq_del("b_win$1$d = 1'b0;", 4, BY_PORT_3),
-    eq_del("b_win$2$d = 1'b0;", 4, BY_PORT_3),
+    // Clears of a port's win that never matter.
+    eq_in("", "delete statement", "w$0$d = 1'b0;", BY_ANY_FOR_0),
+    // (The clears of w$1 come by ports 2, 3, 0; those of w$2 by 3, 0, 1.)
+    eq_del("w$1$d = 1'b0;", 2, BY_PORT_3),
+    eq_del("w$2$d = 1'b0;", 1, BY_PORT_3),
+    // Loads deleted whole: the signal is never assigned and keeps its
+    // random power-up value, which the mutant run's fixed seed draws as 0,
+    // the value that changes nothing (a power-up 1 would be caught).
+    eq_in("", "delete statement", "bt$4$d = kmod$3$key < kmod$1$key;", PU_BT4),
+    eq_in("", "delete statement", "det$0 = 1'b0;", PU_DET0),
     eq_in(
         "",
         "delete statement",
@@ -197,15 +187,6 @@ const EQUIVALENT_SAR: &[Equivalent] = &[
         "*",
         "msel = 32'h0;",
         "overwritten: the request's group is one of the G groups, each with its arm",
-    ),
-    // Port 0 as a second winner.
-    eq_in(
-        "",
-        "delete statement",
-        "b_win$0$d = 1'b0;",
-        "port 0 left a winner beside the true one (of degree at most port \
-         0's) changes nothing: the winners' numbers are ORed (0 adds no \
-         bit) and port 0 beats o by the margin only if the true winner does",
     ),
     eq_in(
         "",
@@ -238,10 +219,20 @@ const EQUIVALENT_SAR: &[Equivalent] = &[
     ),
 ];
 
+const PU_BT4: &str = "bt$4 (port 3 below port 1) held at its power-up 0 under the mutant \
+                      run's seed: port 3 never clears port 1's win, the deletion of that \
+                      clear, equivalent as BY_PORT_3 says";
+const PU_DET0: &str = "det$0 never assigned keeps its power-up value, 0 under the mutant \
+                       run's seed: the value the line gives";
 const O_CAND: &str = "o as a candidate changes no decision: o never wins a detour";
-const SELF_CLEAR: &str = "the clear of port p's win by p itself: a key is never below itself";
-const BY_PORT_3: &str = "port p left a winner beside port 3 (four ports: 3 is binary 11): the \
-                         winners' numbers ORed are 3 all the same, and port 3, of lower \
+const NINE_BITS: &str = "an 8-bit value (a degree, the margin) widened to nine bits: the \
+                         top bit is always 0";
+const BY_ANY_FOR_0: &str = "port 0 left a winner beside the true one (of lower degree: a \
+                            port above 0 has a lower key only with a lower degree) changes \
+                            nothing: the winners' numbers are ORed (0 adds no bit) and port \
+                            0 beats o by the margin only if the true winner does";
+const BY_PORT_3: &str = "port p left a winner beside port 3 (four ports: 3 is binary 11): \
+                         the winners' numbers ORed are 3 all the same, and port 3, of lower \
                          degree, beats o by the margin whenever p does";
 
 /// An [`Equivalent`] entry for deleting the `nth` line (1-based) with
@@ -258,11 +249,6 @@ const fn eq_del(original: &'static str, nth: usize, reason: &'static str) -> Equ
 
 const DISTINCT_KEYS: &str = "the keys of two ports differ in their port numbers: `<` and `<=` \
                              agree on them";
-const SUM_BITS: &str = "a degree plus the margin is at most 510: nine bits, the top four of \
-                        thirteen always 0";
-const KEY_BITS: &str = "a key `deg * 16 + port` is at most 4095: the top bit of thirteen is \
-                        always 0";
-const BYTE_BITS: &str = "an 8-bit value kept in thirteen bits: the top five are always 0";
 const ENC_BITS: &str = "enc$k is the number of a winner among ports below k: enc$1 is 0, \
                         enc$2 at most 1, one bit";
 const OVERWRITTEN: &str = "overwritten by the next iteration of the loop whose last \
@@ -290,31 +276,31 @@ fn hand_written_decision_bugs_are_caught() {
     let bugs: &[(&str, &str, &str)] = &[
         (
             "deg[3] + margin summed in 8 bits (the carry lost)",
-            "        a_sum$3$d = (deg$3$q >> 32'h4) + margin$q;",
-            "        a_sum$3$d = {5'b0, deg$3$q[11:4] + margin$q[7:0]};",
+            "        a_sum$3$d = kmod$3$deg9 + margin9;",
+            "        a_sum$3$d = {1'b0, kmod$3$deg9[7:0] + margin9[7:0]};",
         ),
         (
             "port 5 detours at the margin's boundary (`<=` for `<`)",
-            "        b_lt$5$d = a_sum$5$q < a_odeg$q;",
-            "        b_lt$5$d = a_sum$5$q <= a_odeg$q;",
+            "        b_lt$5$d = a_sum$5$q < ((a_odeg$q) & 9'h1ff);",
+            "        b_lt$5$d = a_sum$5$q <= ((a_odeg$q) & 9'h1ff);",
         ),
         (
             "a request sees the degree of port 2 updated in its own cycle",
-            "        a_sum$2$d = (deg$2$q >> 32'h4) + margin$q;",
-            "        a_sum$2$d = ((s_deg_valid & (s_deg_port == 3'h2)) ? {5'b0, s_deg} : (deg$2$q >> 4)) \
-             + margin$q;",
+            "        a_sum$2$d = kmod$2$deg9 + margin9;",
+            "        a_sum$2$d = ((s_deg_valid & (s_deg_port == 3'h2)) ? {1'b0, s_deg} : \
+             kmod$2$deg9) + margin9;",
         ),
         (
             "a request sees the margin written in its own cycle (port 4's sum)",
-            "        a_sum$4$d = (deg$4$q >> 32'h4) + margin$q;",
-            "        a_sum$4$d = (deg$4$q >> 32'h4) + ((s_cfg_valid & (s_cfg_addr == margin_addr)) ? \
-             {5'b0, s_cfg_data[7:0]} : margin$q);",
+            "        a_sum$4$d = kmod$4$deg9 + margin9;",
+            "        a_sum$4$d = kmod$4$deg9 + ((s_cfg_valid & (s_cfg_addr == margin_addr)) ? \
+             {1'b0, s_cfg_data[7:0]} : margin9);",
         ),
         (
-            "port 3's key without its port number: a tie of port 3 with a \
-             lower port is not broken (two winners)",
-            "            deg$3$d = deg_in | kidx$3;",
-            "            deg$3$d = deg_in;",
+            "port 3's key without its port number in its compare with port 0: \
+             a tie of ports 0 and 3 is not broken (two winners)",
+            "        bt$25$d = kmod$0$key < kmod$3$key;",
+            "        bt$25$d = kmod$0$key < (kmod$3$key & 12'hff0);",
         ),
         (
             "a CAM hit detoured",

@@ -30,8 +30,8 @@
 //                 `m_dec_detour` are 0 when it is low.
 //
 // Invariants (L*, asserted with P1 and P3: the degrees and registers
-// outlive any window of k cycles): the RTL's degrees (kept as keys
-// `deg * 16 + port`, 13 bits), masks and margin (13 bits) equal the
+// outlive any window of k cycles): the RTL's degrees (8 bits per port; the
+// keys `deg * 16 + port` are wiring), masks and margin (8 bits) equal the
 // contract's. Internal registers come
 // through `expose` in the task script (yosys 0.70's read_verilog has no
 // hierarchical references); the connections below are written for four
@@ -62,9 +62,9 @@ module sar_formal (
 
     wire m_dec_valid, m_dec_detour;
     wire [PB-1:0] m_dec_port;
-    wire [13*P-1:0] deg;  // per port, the key deg * 16 + port
+    wire [8*P-1:0] deg;  // port p's degree at bits 8p (the RTL's `deg$p`)
     wire [P*G-1:0] mask;
-    wire [12:0] margin;
+    wire [7:0] margin;
 
 `ifndef CCRTL_PORT_BITS_2
     initial $error("sar_formal connects the registers of four ports only");
@@ -89,10 +89,10 @@ module sar_formal (
         .m_dec_valid(m_dec_valid),
         .m_dec_port(m_dec_port),
         .m_dec_detour(m_dec_detour),
-        .\deg$0$q (deg[12:0]),
-        .\deg$1$q (deg[25:13]),
-        .\deg$2$q (deg[38:26]),
-        .\deg$3$q (deg[51:39]),
+        .\deg$0$q (deg[7:0]),
+        .\deg$1$q (deg[15:8]),
+        .\deg$2$q (deg[23:16]),
+        .\deg$3$q (deg[31:24]),
         .\mask$0$q (mask[3:0]),
         .\mask$1$q (mask[7:4]),
         .\margin$q (margin)
@@ -196,15 +196,11 @@ module sar_formal (
 `define SAR_STATE_INVARIANTS
 `endif
 `ifdef SAR_STATE_INVARIANTS
-    // The RTL's state is the contract's (one vector: labels inside loops
-    // collide in yosys).
-    reg [P-1:0] deg_ok;
-    always @(*) for (p = 0; p < P; p = p + 1)
-        deg_ok[p] = deg[13*p +: 13] == {1'b0, c_deg[8*p +: 8], p[3:0]};
+    // The RTL's state is the contract's.
     always @(*) if (!init && !rst) begin
-        l1_deg: assert (&deg_ok);
+        l1_deg: assert (deg == c_deg);
         l1_mask: assert (mask == c_mask);
-        l1_margin: assert (margin == {5'b0, c_margin});
+        l1_margin: assert (margin == c_margin);
     end
 `endif
 

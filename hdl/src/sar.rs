@@ -17,22 +17,36 @@
 //! decision is the same with `best'`, the least-degree candidate with ties
 //! to the lowest-numbered port: detour iff `deg[best'] + margin < deg[o]`,
 //! `dec_port = best'` then, else `o`. `best'` is found with all pairs
-//! compared at once (no comparator chain): each degree is kept as a key
+//! compared at once (no comparator chain): each degree is read as a key
 //! `deg[p] * 16 + p`, so that keys are distinct and the least key is the
 //! least degree with ties to the lowest port; port `p` wins iff it is a
 //! candidate and no candidate's key is below its own.
 //!
+//! # State and wiring
+//! Only what changes is held in flip-flops: the 8-bit degrees, the masks
+//! and the 8-bit `margin`. The keys are wiring: a small module per port
+//! (`SarKey`) forms `deg[p] * 16 + p` and the 9-bit `{0, deg[p]}` from the
+//! degree register (rust-hdl's casts take no loop variable, so the
+//! widening sits in a module of its own).
+//!
 //! # Pipeline (II = 1, LATENCY 3)
 //! - t (ports; the degrees, masks and margin as held at the start of `t`):
-//!   the keys, the sums `deg[p] + margin` (9 bits), `deg[o]`, and the
-//!   candidates `mask[g] | 1 << o` are registered (`a_*`) with the
-//!   request.
-//! - t+1: `win[p]` (one-hot: the candidate of least key; the pair compares
-//!   and their AND) and `lt[p] = deg[p] + margin < deg[o]` are registered
-//!   (`b_*`).
+//!   the pair compares `key[q] < key[p]` for every ordered pair `p != q`
+//!   (`bt`, `P (P - 1)` bits, straight from the degree registers), the sums
+//!   `deg[p] + margin` (9 bits), `deg[o]` and the candidates
+//!   `mask[g] | 1 << o` are registered (`a_*`, `bt`) with the request.
+//!   An update or write of the same cycle lands after the request.
+//! - t+1: `win[p]` (`w`: a candidate that no candidate of lower key beats;
+//!   one-hot) and `lt[p] = deg[p] + margin < deg[o]` are registered
+//!   (`w`, `b_*`).
 //! - t+2: `detour = valid & !hit & OR(win[p] & lt[p])`; `dec_port` is the
 //!   winner's number if detoured, else `o`; registered (`o_*`).
 //! - t+3: `m_dec_valid`, `m_dec_port`, `m_dec_detour`.
+//!
+//! The pair bit of `p` against `q = (p + j) mod P` (`j` in `1 .. P`) is
+//! `bt[p (P - 1) + j - 1]`. In the loops, `n` runs over the single value
+//! `P`, so that these indices are written with loop variables only (what
+//! rust-hdl's Verilog generator evaluates).
 //!
 //! # Reset
 //! `rst` zeroes the degrees, restores the masks and `margin`, and drops the
@@ -46,9 +60,42 @@ use crate::param::Param;
 
 const DW: usize = DEG_BITS as usize;
 const CW: usize = CFG_DATA_BITS as usize;
-/// Width of a key `deg * 16 + port` (a 9-bit degree, its top bit 0, and
-/// four bits of port: `P` at most 16).
-const KB: usize = 13;
+/// Width of a key `deg * 16 + port` (an 8-bit degree over four bits of
+/// port: `P` at most 16).
+const KB: usize = 12;
+/// Width of `deg + margin`.
+const SW: usize = 9;
+
+/// Port `p`'s degree read as its key `deg * 16 + p` and as the 9-bit
+/// `{0, deg}` (wiring only; `SarKey::new(p)`).
+#[derive(LogicBlock, Default)]
+pub struct SarKey {
+    /// The degree register of port `p`.
+    pub deg: Signal<In, Bits<DW>>,
+    /// `deg * 16 + p`.
+    pub key: Signal<Out, Bits<KB>>,
+    /// `deg`, nine bits wide.
+    pub deg9: Signal<Out, Bits<SW>>,
+    /// `p`.
+    pid: Param<Bits<KB>>,
+}
+
+impl SarKey {
+    fn new(p: usize) -> Self {
+        Self {
+            pid: Param::new((p as u64).to_bits()),
+            ..Default::default()
+        }
+    }
+}
+
+impl Logic for SarKey {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.key.next = (bit_cast::<KB, DW>(self.deg.val()) << 4) | self.pid.val();
+        self.deg9.next = bit_cast::<SW, DW>(self.deg.val());
+    }
+}
 
 #[derive(LogicBlock, Default)]
 pub struct Sar<
@@ -87,36 +134,39 @@ pub struct Sar<
     /// `m_dec_port` is not the request's port; 0 when not valid.
     pub m_dec_detour: Signal<Out, Bit>,
 
-    /// The degrees as keys, `deg[p] * 16 + p` (`KB` bits, so that the
-    /// sums with the margin need no casts inside loops).
-    deg: Vec<DFF<Bits<KB>>>,
+    /// The degrees.
+    deg: Vec<DFF<Bits<DW>>>,
     mask: Vec<DFF<Bits<P>>>,
-    margin: DFF<Bits<KB>>,
-    /// `s_deg * 16` and `s_cfg_data`'s low byte, `KB` bits wide.
-    deg_in: Signal<Local, Bits<KB>>,
-    margin_in: Signal<Local, Bits<KB>>,
+    margin: DFF<Bits<DW>>,
+    /// Each port's key and 9-bit degree (wiring).
+    kmod: Vec<SarKey>,
+    /// `margin`, nine bits wide.
+    margin9: Signal<Local, Bits<SW>>,
     /// `mask[g]` of the request's group.
     msel: Signal<Local, Bits<P>>,
     /// `deg[o]` of the request's port.
-    odeg: Signal<Local, Bits<KB>>,
+    odeg: Signal<Local, Bits<DW>>,
 
     // Stage a (registered at the end of t).
     a_valid: DFF<Bit>,
     a_hit: DFF<Bit>,
     a_port: DFF<Bits<PB>>,
     a_cand: DFF<Bits<P>>,
-    /// The keys.
-    a_key: Vec<DFF<Bits<KB>>>,
-    /// `deg[p] + margin` (9 bits used).
-    a_sum: Vec<DFF<Bits<KB>>>,
-    a_odeg: DFF<Bits<KB>>,
+    /// `bt[p (P - 1) + j - 1]`: port `(p + j) mod P` has a lower key than
+    /// port `p` (it beats `p` if it is a candidate).
+    bt: Vec<DFF<Bit>>,
+    /// `deg[p] + margin`.
+    a_sum: Vec<DFF<Bits<SW>>>,
+    a_odeg: DFF<Bits<DW>>,
 
     // Stage b (end of t+1).
+    /// `cb[p]`: bit `p` of `a_cand`.
+    cb: Vec<Signal<Local, Bit>>,
     b_valid: DFF<Bit>,
     b_hit: DFF<Bit>,
     b_port: DFF<Bits<PB>>,
     /// One-hot: the least-degree candidate, ties to the lowest port.
-    b_win: Vec<DFF<Bit>>,
+    w: Vec<DFF<Bit>>,
     /// `deg[p] + margin < deg[o]`.
     b_lt: Vec<DFF<Bit>>,
 
@@ -131,16 +181,15 @@ pub struct Sar<
     o_port: DFF<Bits<PB>>,
     o_detour: DFF<Bit>,
 
-    /// `pidx[p] = kidx[p] = p`, `gidx[g] = gsel[g] = g` (the masks'
-    /// addresses, the groups), `margin_addr = G`.
+    /// `pidx[p] = p`, `gidx[g] = gsel[g] = g` (the masks' addresses, the
+    /// groups), `margin_addr = G`.
     pidx: Vec<Param<Bits<PB>>>,
-    kidx: Vec<Param<Bits<KB>>>,
     gidx: Vec<Param<Bits<GB1>>>,
     gsel: Vec<Param<Bits<GB>>>,
     margin_addr: Param<Bits<GB1>>,
     one: Param<Bits<P>>,
     reset_mask: Param<Bits<P>>,
-    reset_margin: Param<Bits<KB>>,
+    reset_margin: Param<Bits<DW>>,
 }
 
 impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G: usize>
@@ -155,19 +204,20 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
         assert_eq!(1 << PB, P);
         assert_eq!(1 << GB, G);
         assert_eq!(GB1, GB + 1);
-        assert!(P <= 16);
+        assert!((2..=16).contains(&P));
         Self {
             deg: (0..P).map(|_| DFF::default()).collect(),
             mask: (0..G).map(|_| DFF::default()).collect(),
-            a_key: (0..P).map(|_| DFF::default()).collect(),
+            kmod: (0..P).map(SarKey::new).collect(),
+            bt: (0..P * (P - 1)).map(|_| DFF::default()).collect(),
             a_sum: (0..P).map(|_| DFF::default()).collect(),
-            b_win: (0..P).map(|_| DFF::default()).collect(),
+            cb: (0..P).map(|_| Signal::default()).collect(),
+            w: (0..P).map(|_| DFF::default()).collect(),
             b_lt: (0..P).map(|_| DFF::default()).collect(),
             go: (0..P).map(|_| Signal::default()).collect(),
             det: (0..P + 1).map(|_| Signal::default()).collect(),
             enc: (0..P + 1).map(|_| Signal::default()).collect(),
             pidx: (0..P).map(|p| Param::new((p as u64).to_bits())).collect(),
-            kidx: (0..P).map(|p| Param::new((p as u64).to_bits())).collect(),
             gidx: (0..G).map(|g| Param::new((g as u64).to_bits())).collect(),
             gsel: (0..G).map(|g| Param::new((g as u64).to_bits())).collect(),
             margin_addr: Param::new((G as u64).to_bits()),
@@ -190,14 +240,22 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
         );
         for p in 0..P {
             self.deg[p].clock.next = self.clk.val();
-            self.a_key[p].clock.next = self.clk.val();
             self.a_sum[p].clock.next = self.clk.val();
-            self.b_win[p].clock.next = self.clk.val();
+            self.w[p].clock.next = self.clk.val();
             self.b_lt[p].clock.next = self.clk.val();
+        }
+        for k in 0..(P * (P - 1)) {
+            self.bt[k].clock.next = self.clk.val();
         }
         for g in 0..G {
             self.mask[g].clock.next = self.clk.val();
         }
+
+        // ---- t: the keys (wiring) ---------------------------------------------
+        for p in 0..P {
+            self.kmod[p].deg.next = self.deg[p].q.val();
+        }
+        self.margin9.next = bit_cast::<SW, DW>(self.margin.q.val());
 
         // ---- t: the request against the state at the start of the cycle ----
         self.msel.next = 0.into();
@@ -209,7 +267,7 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
         self.odeg.next = 0.into();
         for p in 0..P {
             if self.s_req_port.val() == self.pidx[p].val() {
-                self.odeg.next = self.deg[p].q.val() >> 4;
+                self.odeg.next = self.deg[p].q.val();
             }
         }
         self.a_valid.d.next = self.s_req_valid.val() & !self.rst.val();
@@ -219,16 +277,22 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
             self.msel.val() | (self.one.val() << bit_cast::<P, PB>(self.s_req_port.val()));
         self.a_odeg.d.next = self.odeg.val();
         for p in 0..P {
-            self.a_key[p].d.next = self.deg[p].q.val();
-            self.a_sum[p].d.next = (self.deg[p].q.val() >> 4) + self.margin.q.val();
+            self.a_sum[p].d.next = self.kmod[p].deg9.val() + self.margin9.val();
+        }
+        // The pair compares: q = (p + j) mod P against p.
+        for p in 0..P {
+            for j in 1..P {
+                for n in P..(P + 1) {
+                    self.bt[p * (n - 1) + j - 1].d.next =
+                        self.kmod[(p + j) % n].key.val() < self.kmod[p].key.val();
+                }
+            }
         }
 
         // ---- t: degree updates and register writes (after the request) ----
-        self.deg_in.next = bit_cast::<KB, DW>(self.s_deg.val()) << 4;
-        self.margin_in.next = bit_cast::<KB, 8>(bit_cast::<8, CW>(self.s_cfg_data.val()));
         for p in 0..P {
             if self.s_deg_valid.val() & (self.s_deg_port.val() == self.pidx[p].val()) {
-                self.deg[p].d.next = self.deg_in.val() | self.kidx[p].val();
+                self.deg[p].d.next = self.s_deg.val();
             } else {
                 self.deg[p].d.next = self.deg[p].q.val();
             }
@@ -241,7 +305,7 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
             }
         }
         if self.s_cfg_valid.val() & (self.s_cfg_addr.val() == self.margin_addr.val()) {
-            self.margin.d.next = self.margin_in.val();
+            self.margin.d.next = bit_cast::<DW, CW>(self.s_cfg_data.val());
         }
 
         // ---- t+1: the winner, and who beats o by more than the margin -------
@@ -249,25 +313,30 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
         self.b_hit.d.next = self.a_hit.q.val();
         self.b_port.d.next = self.a_port.q.val();
         for p in 0..P {
-            self.b_lt[p].d.next = self.a_sum[p].q.val() < self.a_odeg.q.val();
-            self.b_win[p].d.next = self.a_cand.q.val().get_bit(p);
-            for q in 0..P {
-                // A candidate of lower key beats p.
-                if self.a_cand.q.val().get_bit(q) & (self.a_key[q].q.val() < self.a_key[p].q.val()) {
-                    self.b_win[p].d.next = false;
+            self.cb[p].next = self.a_cand.q.val().get_bit(p);
+        }
+        for p in 0..P {
+            self.b_lt[p].d.next = self.a_sum[p].q.val() < bit_cast::<SW, DW>(self.a_odeg.q.val());
+            self.w[p].d.next = self.cb[p].val();
+            for j in 1..P {
+                for n in P..(P + 1) {
+                    // A candidate of lower key beats p.
+                    if self.cb[(p + j) % n].val() & self.bt[p * (n - 1) + j - 1].q.val() {
+                        self.w[p].d.next = false;
+                    }
                 }
             }
         }
 
         // ---- t+2: the decision -----------------------------------------------
         for p in 0..P {
-            self.go[p].next = self.b_win[p].q.val() & self.b_lt[p].q.val();
+            self.go[p].next = self.w[p].q.val() & self.b_lt[p].q.val();
         }
         self.det[0].next = false;
         self.enc[0].next = 0.into();
         for p in 0..P {
             self.det[p + 1].next = self.det[p].val() | self.go[p].val();
-            if self.b_win[p].q.val() {
+            if self.w[p].q.val() {
                 self.enc[p + 1].next = self.enc[p].val() | self.pidx[p].val();
             } else {
                 self.enc[p + 1].next = self.enc[p].val();
@@ -293,7 +362,7 @@ impl<const PB: usize, const P: usize, const GB: usize, const GB1: usize, const G
         // ---- Reset (wins over every load above) --------------------------------
         if self.rst.val() {
             for p in 0..P {
-                self.deg[p].d.next = self.kidx[p].val();
+                self.deg[p].d.next = 0.into();
             }
             for g in 0..G {
                 self.mask[g].d.next = self.reset_mask.val();
