@@ -98,7 +98,7 @@ const SAR_TASKS: &[&str] = &[
 const SAR_CONFIGS: &[&str] = &["params-tiny"];
 
 /// Every task of formal/crd/crd.sby.
-const CRD_TASKS: &[&str] = &["p1_flags", "p2_answers", "cover"];
+const CRD_TASKS: &[&str] = &["p1a_pairs", "p1b_sign", "p1_flags", "p2_answers", "cover"];
 
 /// The configuration of formal/crd/: two queues, 16-bit lengths.
 const CRD_CONFIGS: &[&str] = &["params-tiny"];
@@ -127,7 +127,6 @@ fn method_of(block: &str, task: &str) -> &'static str {
         (_, "cover") => "cover",
         ("rp", t) if t.starts_with("reach_") => "sat-reach",
         ("rp", _) => "sat",
-        ("crd", "p1_flags") => "bounded",
         _ => "induction",
     }
 }
@@ -915,10 +914,17 @@ const FAST: &[&str] = &[
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
-/// definitions, proven under invariants that another task proves.
+/// definitions, proven alone or under invariants that another task proves.
 /// `p1c_link`: L1-L4 (proven by `p1b_state`) imply "a used entry holds K iff
 /// K is among the last D samples" in the same cycle, whatever the RTL.
-const LEMMAS: &[(&str, &str)] = &[("cfr_cam", "p1c_link")];
+/// CRD's `p1a_pairs` and `p1b_sign`: the arithmetic of the rule that
+/// `p1_flags` assumes (the RTL's pairs of rows sum to S; Fb > 0 iff S >= 8
+/// in L + 7 bits), over the contract's state alone.
+const LEMMAS: &[(&str, &str)] = &[
+    ("cfr_cam", "p1c_link"),
+    ("crd", "p1a_pairs"),
+    ("crd", "p1b_sign"),
+];
 
 fn bug(name: &str) -> &'static Bug {
     BUGS.iter().find(|b| b.name == name).expect("a bug of BUGS")
