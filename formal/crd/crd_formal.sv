@@ -416,7 +416,9 @@ module crd_formal (
         k1_s01: assert (&k_s01[2:0]);
         k1_s: assert (&k_s[3:0]);
         k1_pos: assert (&k_pos[4:0]);
-        l4_valid: assert ({o_v, i_v, h_v, g_v, f_v, e_v, d_v, c_v, b_v, a_v} == q_valid);
+        // (The last stage's, m_fb_valid, is P2's: P1 needs it only where a
+        // result is due, which i_v gives.)
+        l4_valid: assert ({i_v, h_v, g_v, f_v, e_v, d_v, c_v, b_v, a_v} == q_valid[LAT-2:0]);
         if (a_v)
             l5_a: assert (a_q == q_q[QB-1:0] && a_len == w_len[L-1:0] && a_old == w_old[L-1:0]
                           && a_qeq == w_qeq[L-1:0] && a_wq == w_wq[4:0]
