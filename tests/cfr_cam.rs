@@ -13,18 +13,18 @@ use proptest::prelude::*;
 
 conformance_suite!(CfrCamBlock);
 
-fn shape(key_bits: u32, depth: u32, period: u32) -> CfrCamConfig {
+fn shape(key_bits: u32, depth: u32, period: u32, thresh: u32) -> CfrCamConfig {
     CfrCamConfig {
         shape: CfrCamShape { key_bits, depth },
-        reset: CfrCamParams { period },
+        reset: CfrCamParams { period, thresh },
     }
 }
 
 impl BlockTests for CfrCamBlock {
     /// Reset, then 8 to 200 cycles: packets in most cycles, from six keys
     /// (one of them a one-bit neighbour of another) most often; lookups
-    /// of the same keys; a period load one cycle in 16 (0 to 3 most
-    /// often); a reset one cycle in 150.
+    /// of the same keys; a load one cycle in 16 (periods 0 to 3 and
+    /// thresholds 0 to 3 most often); a reset one cycle in 150.
     fn traces(config: &CfrCamConfig) -> BoxedStrategy<Vec<CfrCamIn>> {
         let bits = config.shape.key_bits;
         let top = 1u128 << (bits - 1);
@@ -42,6 +42,7 @@ impl BlockTests for CfrCamBlock {
             key,
             0u8..16,
             prop_oneof![3 => 0u32..4, 1 => 0u32..=0xFFFF],
+            prop_oneof![3 => 0u32..4, 1 => 0u32..=511],
         );
         prop::collection::vec(cycle, 8..200)
             .prop_map(|cycles| {
@@ -49,7 +50,7 @@ impl BlockTests for CfrCamBlock {
                     rst: true,
                     ..CfrCamIn::default()
                 }];
-                for (r, p, pkt_key, look, look_key, load, period) in cycles {
+                for (r, p, pkt_key, look, look_key, load, period, thresh) in cycles {
                     trace.push(CfrCamIn {
                         rst: r == 0,
                         pkt_valid: p != 0,
@@ -58,6 +59,7 @@ impl BlockTests for CfrCamBlock {
                         look_key,
                         cfg_valid: load == 0,
                         cfg_period: period,
+                        cfg_thresh: thresh,
                     });
                 }
                 trace
@@ -66,30 +68,31 @@ impl BlockTests for CfrCamBlock {
     }
 
     /// 104-bit keys, eight entries (the fewest), every packet sampled: the
-    /// CAM wraps in eight packets.
+    /// CAM wraps in eight packets; a key hits when two entries hold it.
     fn proptest_config() -> CfrCamConfig {
-        shape(104, 8, 1)
+        shape(104, 8, 1, 2)
     }
 
-    /// 104-bit keys, 8 entries, reset period 3: a reset that restores
-    /// another period shows in the first packets.
+    /// 104-bit keys, 8 entries, reset period 3 and threshold 2: a reset
+    /// that restores another period or threshold shows in the first
+    /// packets.
     fn mutation_config() -> CfrCamConfig {
-        shape(104, 8, 3)
+        shape(104, 8, 3, 2)
     }
 
     const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_CFR_CAM;
 
-    /// The answer's valid leaves a cycle ahead of its hit bit: any lookup
-    /// shows it.
+    /// The count compared with `>` instead of `>=`: a lookup of a key
+    /// held by exactly `T` entries shows it.
     fn planted_bug(verilog: &str) -> String {
-        let from = "        o_valid$d = l3_valid$q;";
+        let from = "(cnt >= tsel)";
         assert!(verilog.contains(from));
-        verilog.replace(from, "        o_valid$d = l2_valid$q;")
+        verilog.replace(from, "(cnt > tsel)")
     }
 
-    /// Reset, the shortest trace the strategy makes (eight cycles) with a
-    /// lookup in it.
-    const SHRUNK_MAX: usize = 12;
+    /// Reset, two packets of one key and its lookup (or a load of `T = 0`
+    /// and a lookup), then the eleven cycles to the answer: 15 cycles.
+    const SHRUNK_MAX: usize = 16;
 
     fn bad_params() -> Vec<(&'static str, &'static str)> {
         vec![
@@ -97,6 +100,7 @@ impl BlockTests for CfrCamBlock {
             ("[cfr_cam]\ndepth = 48\n", "`depth`"),
             ("[cfr_cam]\ndepth = 512\n", "`depth`"),
             ("[cfr_cam]\n[cfr_cam.reset]\nperiod = 70000\n", "`period`"),
+            ("[cfr_cam]\n[cfr_cam.reset]\nthresh = 512\n", "`thresh`"),
             ("[cfr_cam]\nentries = 16\n", "unknown field `entries`"),
             ("[cfr_cam]\ndepth = -3\n", "line 2"),
         ]
@@ -105,8 +109,9 @@ impl BlockTests for CfrCamBlock {
 
 /// The assignments a later one in the same block overwrites (rust-hdl
 /// cannot index a signal by a constant other than a loop variable, so the
-/// last of a loop's assignments stands for `cand[C]` and for the OR's
-/// root): any change to them is invisible.
+/// last of a loop's assignments stands for `cand[C]`, the adder tree's
+/// root, the valid and threshold beside it and the last delay stage): any
+/// change to them is invisible.
 const OVERWRITTEN: &str = "overwritten by the next assignment of the same register in the same \
                            block (the loop's last assignment stands)";
 
@@ -144,7 +149,25 @@ const EQUIVALENT_CFR_CAM: &[Equivalent] = &[
     eq_in("", "*", "m$d = cand$10;", OVERWRITTEN),
     eq_in("", "*", "m$d = cand$11;", OVERWRITTEN),
     eq_in("", "*", "m$d = cand$12;", OVERWRITTEN),
-    eq_in("", "*", "o_hit$d = l3_valid$q & any$0;", OVERWRITTEN),
+    eq_in("", "*", "cnt = 32'h0;", OVERWRITTEN),
+    eq_in("", "*", "vsel = v$0$q;", OVERWRITTEN),
+    eq_in("", "*", "vsel = v$1$q;", OVERWRITTEN),
+    eq_in("", "*", "vsel = v$2$q;", OVERWRITTEN),
+    eq_in("", "*", "vsel = v$3$q;", OVERWRITTEN),
+    eq_in("", "*", "tsel = tp$0$q;", OVERWRITTEN),
+    eq_in("", "*", "tsel = tp$1$q;", OVERWRITTEN),
+    eq_in("", "*", "tsel = tp$2$q;", OVERWRITTEN),
+    eq_in("", "*", "tsel = tp$3$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit_valid = hv$0$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit_valid = hv$1$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit_valid = hv$2$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit_valid = hv$3$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit_valid = hv$4$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit = hp$0$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit = hp$1$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit = hp$2$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit = hp$3$q;", OVERWRITTEN),
+    eq_in("", "*", "m_hit = hp$4$q;", OVERWRITTEN),
     eq_in("", "*", "wp_last = wp$0$q;", OVERWRITTEN),
     eq_in("", "*", "wp_last = wp$1$q;", OVERWRITTEN),
     eq_in("", "*", "wp_last = wp$2$q;", OVERWRITTEN),
@@ -171,7 +194,7 @@ const EQUIVALENT_CFR_CAM: &[Equivalent] = &[
 #[test]
 fn keys_of_every_width_cross_the_driver_bit_for_bit() {
     for key_bits in [32u32, 64, 104] {
-        let c = shape(key_bits, 8, 1);
+        let c = shape(key_bits, 8, 1, 1);
         let m = common::model::<CfrCamBlock>(&c, &CfrCamBlock::verilog(&c));
         let ports = CfrCamBlock::ports(&c);
         let mut dut = ccrtl_sim::lockstep::VerilatorDut::new(&m, &ports, 7);

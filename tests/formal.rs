@@ -210,18 +210,37 @@ const BUGS: &[Bug] = &[
         fast_also: "p2_answers",
     },
     Bug {
-        // The answer's valid leaves a cycle ahead of its hit bit.
+        // The answer's valid skips a delay stage: it leaves a cycle ahead
+        // of its hit bit.
         name: "cfr_cam_answer_valid_one_cycle_early",
         block: "cfr_cam",
         config: "params-tiny",
-        edits: &[(
-            "        o_valid$d = l3_valid$q;",
-            "        o_valid$d = l2_valid$q;",
-            1,
-        )],
+        edits: &[("        hv$5$d = hv$4$q;", "        hv$5$d = hv$3$q;", 1)],
         fails: &["p1a_compare", "p2_answers"],
         unproven: &[],
         fast_also: "cover",
+    },
+    Bug {
+        // The count compared with `>`: a key held by exactly T entries
+        // misses.
+        name: "cfr_cam_count_above_thresh",
+        block: "cfr_cam",
+        config: "params-tiny",
+        edits: &[("(cnt >= tsel)", "(cnt > tsel)", 1)],
+        fails: &["p1a_compare", "cover"],
+        unproven: &[],
+        fast_also: "p2_answers",
+    },
+    Bug {
+        // A reset leaves the threshold register alone: after a load and a
+        // reset, lookups count against the loaded T, not the reset value.
+        name: "cfr_cam_reset_keeps_thresh",
+        block: "cfr_cam",
+        config: "params-tiny",
+        edits: &[("            thr$d = reset_thresh;", "            thr$d = thr$q;", 1)],
+        fails: &["p1b_state"],
+        unproven: &[],
+        fast_also: "p2_answers",
     },
     Bug {
         // The write pointer never advances: every sample overwrites entry
@@ -903,6 +922,8 @@ const FAST: &[&str] = &[
     "cfr_cam_used_ignored",
     "cfr_cam_answer_valid_one_cycle_early",
     "cfr_cam_pointer_stuck",
+    "cfr_cam_count_above_thresh",
+    "cfr_cam_reset_keeps_thresh",
     "sar_tie_not_broken",
     "sar_hit_detoured",
     "sar_port_not_zeroed",
@@ -915,8 +936,9 @@ const FAST: &[&str] = &[
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
 /// definitions, proven alone or under invariants that another task proves.
-/// `p1c_link`: L1-L4 (proven by `p1b_state`) imply "a used entry holds K iff
-/// K is among the last D samples" in the same cycle, whatever the RTL.
+/// `p1c_link`: L1-L3 (proven by `p1b_state`) imply "the used entries
+/// holding K are as many as the K among the last D samples" in the same
+/// cycle, whatever the RTL.
 /// CRD's `p1a_pairs` and `p1b_sign`: the arithmetic of the rule that
 /// `p1_flags` assumes (the RTL's pairs of rows sum to S; Fb > 0 iff S >= 8
 /// in L + 7 bits), over the contract's state alone.
@@ -1409,6 +1431,16 @@ fn sar_tie_not_broken_fails_p1_and_p3() {
 #[test]
 fn cfr_cam_pointer_stuck_fails_p1b() {
     fast_bug("cfr_cam_pointer_stuck");
+}
+
+#[test]
+fn cfr_cam_count_above_thresh_fails_p1a_and_a_cover() {
+    fast_bug("cfr_cam_count_above_thresh");
+}
+
+#[test]
+fn cfr_cam_reset_keeps_thresh_fails_p1b() {
+    fast_bug("cfr_cam_reset_keeps_thresh");
 }
 
 #[test]

@@ -11,48 +11,50 @@
 // CHECK_P1A, CHECK_P1B, CHECK_P1C, CHECK_P2 or COVER.
 //
 //   P1 hit rule   for the tracked key K (any key: an anyconst), a lookup of
-//                 K accepted in cycle m is answered in cycle m + 4, and the
-//                 answer is a hit if and only if K is among the last D keys
-//                 sampled before cycle m since the last reset. Which
-//                 packets are sampled is restated here from the contract
-//                 (one in S, counted from the last reset or load; none
-//                 with S = 0), not taken from the RTL. Proven in three
-//                 tasks, each without the others' properties (one
-//                 induction over the whole did not finish; docs/formal.md):
-//     P1a compare the answer in m + 4 is `q_cmp`: whether a used entry,
-//                 as the lookup of cycle m saw them, holds its key (the
-//                 lookup pipeline);
-//     P1b state   the invariants L1-L4 below;
-//     P1c link    assuming L1-L4 in the same cycle: a used entry holds K
-//                 iff K is among the last D samples.
-//                 For a lookup of K in cycle m, `q_cmp` (P1a) is whether a
-//                 used entry holds K, which is P1's answer (P1c): the last
-//                 step substitutes K for the key looked up, by hand (the
-//                 solvers did not finish it as a property; docs/formal.md).
-//   P2 answers    `m_hit_valid` is high in cycle m + 4 exactly for the
+//                 K accepted in cycle m is answered in cycle m + 11, and the
+//                 answer is a hit if and only if at least T of the last D
+//                 keys sampled before cycle m since the last reset are K,
+//                 T the threshold in force in m. Which packets are sampled
+//                 and which T is in force is restated here from the
+//                 contract (one in S, counted from the last reset or load;
+//                 none with S = 0; loads and reset values), not taken from
+//                 the RTL. Proven in three tasks, each without the others'
+//                 properties (docs/formal.md):
+//     P1a compare the answer in m + 11 is `q_cmp`: whether the number of
+//                 used entries holding its key, as the lookup of cycle m
+//                 saw them, is at least the threshold register of cycle
+//                 m (the lookup pipeline: compares, the adder tree, the
+//                 delays; L1 equates that register with the contract's T);
+//     P1b state   the invariants L1-L3 below;
+//     P1c link    assuming L1-L3 in the same cycle: the number of used
+//                 entries holding K is the number of K among the last D
+//                 samples.
+//                 For a lookup of K in cycle m, `q_cmp` (P1a) compares the
+//                 number of used entries holding K with T, and that number
+//                 is P1's count (P1c): the last step substitutes K for the
+//                 key looked up, by hand (docs/formal.md).
+//   P2 answers    `m_hit_valid` is high in cycle m + 11 exactly for the
 //                 lookups accepted in m (any key), and `m_hit` is 0 when
 //                 `m_hit_valid` is low.
 //
-// "Among the last D samples" is kept as one counter: `since`, the samples
-// taken since the last sample of K, saturating at D (D: none of the last D
-// samples was K, or none since reset). K hits iff since < D.
+// "The last D samples" are kept as a shift register: `hist[j]`, the sample
+// j before the newest was K (0 for samples before the last reset, so the
+// count is the number of ones of `hist`).
 //
 // Invariants (L*, asserted by P1b, assumed by P1c; k-induction needs them: the CAM's
 // entries outlive any window of k cycles without packets). They speak of
 // the entries with the write in flight applied (`w1_sel`, `w1_key`: a
 // sample of cycle n lands in its entry at the end of n + 1), which are the
 // entries a lookup issued now compares against:
-//   L1 the period and count registers equal the contract's, and the
-//      flags kept beside them (period != 0, period == 1, count == 0)
+//   L1 the period, threshold and count registers equal the contract's, and
+//      the flags kept beside them (period != 0, period == 1, count == 0)
 //      agree with them;
 //   L2 the write pointer (one-hot) selects entry `sp`, the contract's count of
 //      samples modulo D; an entry is used iff it was written since reset
 //      (all once `full`, else those below `sp`); the write in flight, if
 //      any, is to the entry just behind the pointer;
-//   L3 K's last sample is one since reset (before D samples, since < sp),
-//      and if since < D, the entry written `since` samples before the
-//      newest holds K;
-//   L4 an entry holding K was written no more recently than K's last sample.
+//   L3 entry i is used and holds K iff hist[sp - 1 - i] (the sample that
+//      wrote it was K).
 // Internal registers come through `expose` in the task script (yosys 0.70's
 // read_verilog has no hierarchical references); the connections below are
 // written for D = 8 (the configuration of this folder).
@@ -68,12 +70,13 @@ module cfr_cam_formal (
     input wire s_look_valid,
     input wire [`CCRTL_KEY_BITS-1:0] s_look_key,
     input wire s_cfg_valid,
-    input wire [15:0] s_cfg_period
+    input wire [15:0] s_cfg_period,
+    input wire [8:0] s_cfg_thresh
 );
     localparam KW = `CCRTL_KEY_BITS;
     localparam D = `CCRTL_DEPTH;
     localparam DB = $clog2(D);
-    localparam LAT = 4;
+    localparam LAT = 11;
 
     wire m_hit_valid, m_hit;
     wire [D-1:0] wp, w1_sel, used;
@@ -81,6 +84,7 @@ module cfr_cam_formal (
     wire [KW-1:0] ent [0:D-1];
     wire [KW-1:0] w1_key;
     wire [15:0] period, skip;
+    wire [8:0] thr;
 
 `ifndef CCRTL_DEPTH_8
     initial $error("cfr_cam_formal connects the entries of D = 8 only");
@@ -95,9 +99,11 @@ module cfr_cam_formal (
         .s_look_key(s_look_key),
         .s_cfg_valid(s_cfg_valid),
         .s_cfg_period(s_cfg_period),
+        .s_cfg_thresh(s_cfg_thresh),
         .m_hit_valid(m_hit_valid),
         .m_hit(m_hit),
         .\period$q (period),
+        .\thr$q (thr),
         .\skip$q (skip),
         .\w1_key$q (w1_key),
         .\p_nz$q (p_nz),
@@ -145,30 +151,32 @@ module cfr_cam_formal (
     (* anyconst *) reg [KW-1:0] K;
 
     reg [15:0] c_period, c_skip;
+    reg [8:0] c_thr;
     reg [DB-1:0] sp;       // samples since reset, modulo D
     reg full;              // D samples or more since reset
-    reg [DB:0] since;      // samples since K's last, saturating at D
+    reg [D-1:0] hist;      // hist[j]: the sample j before the newest was K
     wire sampled = !rst && s_pkt_valid && c_period != 16'd0 && c_skip == 16'd0;
 
     always @(posedge clk) begin
         if (rst) begin
             c_period <= `CCRTL_RESET_PERIOD;
+            c_thr <= `CCRTL_RESET_THRESH;
             c_skip <= 16'd0;
             sp <= 0;
             full <= 1'b0;
-            since <= D;
+            hist <= 0;
         end else begin
             if (s_pkt_valid && c_period != 16'd0)
                 c_skip <= c_skip == 16'd0 ? c_period - 16'd1 : c_skip - 16'd1;
             if (s_cfg_valid) begin
                 c_period <= s_cfg_period;
+                c_thr <= s_cfg_thresh;
                 c_skip <= 16'd0;
             end
             if (sampled) begin
                 sp <= sp + 1'b1;
                 if (sp == D - 1) full <= 1'b1;
-                if (s_pkt_key == K) since <= 0;
-                else if (since != D) since <= since + 1'b1;
+                hist <= {hist[D-2:0], s_pkt_key == K};
             end
         end
     end
@@ -197,9 +205,17 @@ module cfr_cam_formal (
             assign eq_k[i] = eff_used[i] && eff[i] == K;
         end
     endgenerate
+    // Number of ones of a D-bit word.
+    function automatic [DB:0] ones(input [D-1:0] w);
+        integer j;
+        begin
+            ones = 0;
+            for (j = 0; j < D; j = j + 1) ones = ones + w[j];
+        end
+    endfunction
     // The answer the entries give a lookup, per lookup in flight.
     reg [LAT-1:0] q_cmp;
-    always @(posedge clk) q_cmp <= {q_cmp[LAT-2:0], |eq_look};
+    always @(posedge clk) q_cmp <= {q_cmp[LAT-2:0], {8'd0, ones(eq_look)} >= thr};
 
     always @(posedge clk) if (!init) begin
 `ifdef CHECK_P1A
@@ -223,49 +239,50 @@ module cfr_cam_formal (
 `ifdef CFR_CAM_WITH_INV
     always @(*) if (!init && !rst) begin
         l1_period: `CFR_CAM_INV (period == c_period);
+        l1_thresh: `CFR_CAM_INV (thr == c_thr);
         l1_skip: `CFR_CAM_INV (skip == c_skip);
         l1_flags: `CFR_CAM_INV (p_nz == (period != 16'd0) && p_one == (period == 16'd1)
                                 && s_zero == (skip == 16'd0));
         l2_pointer: `CFR_CAM_INV (wp == (1 << sp));
         l2_used: `CFR_CAM_INV (eff_used == (full ? {D{1'b1}} : (1 << sp) - 1));
         l2_w1: `CFR_CAM_INV (w1_sel == 0 || w1_sel == (1 << (sp - 1'b1)));
-        l3_since_range: `CFR_CAM_INV (since <= D);
-        l3_since_reset: `CFR_CAM_INV (full || since == D || since < sp);
-        if (since < D) begin
-            l3_newest_k: `CFR_CAM_INV (eff_used[sp - 1'b1 - since[DB-1:0]]
-                                       && eff[sp - 1'b1 - since[DB-1:0]] == K);
-        end
     end
-    // newer_k[i]: entry i holds K but was written after K's last sample.
-    wire [D-1:0] newer_k;
+    // k_aged[i]: the sample that wrote entry i (sp - 1 - i samples before
+    // the newest) was K. Indexing the 8-bit `hist` by entry, rather than
+    // the entries' 32-bit compares by age, keeps the solver's problem
+    // small (the other way, the induction step had not finished in 25
+    // minutes).
+    wire [D-1:0] k_aged;
     generate
-        for (i = 0; i < D; i = i + 1) begin : l4
-            wire [DB-1:0] age = sp - 1'b1 - i;  // samples since entry i was written
-            assign newer_k[i] = eff_used[i] && eff[i] == K && since > age;
+        for (i = 0; i < D; i = i + 1) begin : l3
+            wire [DB-1:0] age = sp - 1'b1 - i;
+            assign k_aged[i] = hist[age];
         end
     endgenerate
-    always @(*) if (!init && !rst) l4_no_newer_k: `CFR_CAM_INV (newer_k == 0);
+    always @(*) if (!init && !rst) l3_hist: `CFR_CAM_INV (eq_k == k_aged);
 `endif
 `ifdef CHECK_P1C
     always @(*) if (!init && !rst) begin
-        p1c_k_held: assert ((eq_k != 0) == (since < D));
+        p1c_k_count: assert (ones(eq_k) == ones(hist));
     end
 `endif
 
 `ifdef COVER
-    // K hits as the oldest entry (seven other samples after it), and misses
-    // right after the eighth sample overwrote it (having been sampled).
-    reg seen_k;
-    reg [LAT-1:0] q_oldest, q_gone;
+    // K hits as the oldest entry only (seven other samples after it); K
+    // held by exactly T = 2 entries hits, by T - 1 = 1 misses; K held by
+    // every entry hits at T = D.
+    reg [LAT-1:0] q_oldest, q_two, q_one, q_all;
     always @(posedge clk) begin
-        if (rst) seen_k <= 1'b0;
-        else if (sampled && s_pkt_key == K) seen_k <= 1'b1;
-        q_oldest <= {q_oldest[LAT-2:0], since == D - 1};
-        q_gone <= {q_gone[LAT-2:0], seen_k && since == D};
+        q_oldest <= {q_oldest[LAT-2:0], hist == 1 << (D - 1) && c_thr == 1};
+        q_two <= {q_two[LAT-2:0], ones(hist) == 2 && c_thr == 2};
+        q_one <= {q_one[LAT-2:0], ones(hist) == 1 && c_thr == 2};
+        q_all <= {q_all[LAT-2:0], hist == {D{1'b1}} && c_thr == D};
     end
     always @(posedge clk) if (!init) begin
         c1_hit_oldest: cover (q_valid[LAT-1] && q_k[LAT-1] && q_oldest[LAT-1] && m_hit);
-        c2_overwritten: cover (q_valid[LAT-1] && q_k[LAT-1] && q_gone[LAT-1] && !m_hit);
+        c2_count_at_t: cover (q_valid[LAT-1] && q_k[LAT-1] && q_two[LAT-1] && m_hit);
+        c3_count_below_t: cover (q_valid[LAT-1] && q_k[LAT-1] && q_one[LAT-1] && !m_hit);
+        c4_all_entries: cover (q_valid[LAT-1] && q_k[LAT-1] && q_all[LAT-1] && m_hit);
     end
 `endif
 endmodule

@@ -46,7 +46,7 @@ const B_STAGES: usize = crate::sar::LATENCY;
 const C_STAGES: usize = crate::cp::LATENCY;
 
 /// Cycles from an arrival on `s_arr_*` to its decision on `m_arr_*`.
-pub const LATENCY: usize = 19;
+pub const LATENCY: usize = A_STAGES + B_STAGES + C_STAGES;
 
 /// The CAM depths the port is generated with.
 pub const SUPPORTED_CAM_DEPTHS: &[u32] = &[16, 64];
@@ -64,7 +64,8 @@ const PMAX_BITS: u32 = 17;
 const SEED_BITS: u32 = 32;
 const CRD_ADDR_BITS: u32 = 3;
 const CRD_DATA_BITS: u32 = 24;
-const CAM_PERIOD_BITS: u32 = 16;
+const CAM_PERIOD_BITS: u32 = crate::cfr_cam::PERIOD_BITS;
+const CAM_THRESH_BITS: u32 = crate::cfr_cam::THRESH_BITS;
 const RCC_ADDR_BITS: u32 = 2;
 const RCC_DATA_BITS: u32 = 24;
 const SAR_ADDR_BITS: u32 = 4;
@@ -238,6 +239,7 @@ pub struct SwitchPortIn {
     pub crd_cfg_data: u32,
     pub cam_cfg_valid: bool,
     pub cam_cfg_period: u32,
+    pub cam_cfg_thresh: u32,
     pub rcc_cfg_valid: bool,
     pub rcc_cfg_addr: u32,
     pub rcc_cfg_data: u32,
@@ -431,6 +433,7 @@ impl SwitchPort {
             look_key: i.arr_key & key_mask,
             cfg_valid: i.cam_cfg_valid,
             cfg_period: i.cam_cfg_period & mask(CAM_PERIOD_BITS),
+            cfg_thresh: i.cam_cfg_thresh & mask(CAM_THRESH_BITS),
         });
         let a_out = self.a[A_STAGES - 1];
 

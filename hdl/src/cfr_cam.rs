@@ -8,7 +8,7 @@
 //! - `KW` = `key_bits` in {32, 64, 104}: width of a key;
 //! - `D` = `depth` in {8, 16, 32, 64, 128, 256}: entries;
 //! - `C = KW / 8`: the key is compared in `C` chunks of 8 bits;
-//! - the reset value of the `period` register.
+//! - the reset values of the `period` and `thresh` registers.
 //!
 //! # Entries
 //! Each entry ([`CamEntry`], a module of its own in the Verilog) is a key
@@ -27,31 +27,106 @@
 //! - n+1: the entry selected loads the key and sets `used`; seen by the
 //!   compares of cycle `n + 2`, that is by lookups accepted from `n + 1`.
 //!
-//! # Lookup pipeline (II = 1, LATENCY 4; each stage at most three LUT4
-//! levels, for 200 MHz on ECP5)
-//! - m (ports): the key and valid are registered (`l1`), one copy that
-//!   every entry reads.
+//! # Lookup pipeline (II = 1, LATENCY 11; each stage at most three LUT4
+//! levels or one short carry chain, for 200 MHz on ECP5)
+//! - m (ports): the key and valid are registered (`l1_key`, `v[0]`), one
+//!   copy that every entry reads; `thresh` enters its delay line (`tp`).
 //! - m+1: each entry compares its eight-bit chunks with the key's (four
 //!   LUT4s and their AND: two levels), `used` folded into chunk 0; `C` chunk
 //!   matches registered per entry. The entries compared are those of the
 //!   start of `m + 1`: written by the samples of cycles before `m`.
 //! - m+2: each entry's `C` chunk matches ANDed (`em`, two levels for 14).
-//! - m+3: the `D` entry matches ORed into `hit` (groups of eight, then the
-//!   groups; synthesis balances the OR), ANDed with valid.
-//! - m+4: `m_hit_valid`, `m_hit`.
+//! - m+3: the match bits counted in fours (`CamCount4`: 3 bits, one LUT4
+//!   level per bit).
+//! - m+4 .. m+1+DB: the adder tree (`CamSum`), one level per stage, pairs
+//!   of `w`-bit counts into a `w + 1`-bit count: `DB - 2` levels, the root
+//!   the count of the entries holding the key (`DB + 1` bits).
+//! - m+2+DB: `hit = valid & count >= thresh` (the `thresh` of cycle `m`,
+//!   from `tp`), registered (`hp[0]`);
+//! - m+3+DB .. m+11: `hp` delays the answer by `8 - DB` more cycles, so
+//!   that every depth has the same LATENCY; `hp[HP - 1]` drives `m_hit`.
+//!
+//! Every register holds a value that can change: each adder level is as
+//! wide as its counts (a register bit stuck at 0 is a constant in the
+//! netlist and a free bit in the RTL, which the netlist equivalence check
+//! cannot prove), and the widening to nine bits for the compare is wiring.
 //!
 //! # Reset
-//! `rst` clears every `used` bit, the pipeline's valids, the pointer and
-//! the count, and restores `period`; the keys keep whatever they hold
-//! (random at power-up), which no lookup sees while `used` is low.
+//! `rst` clears every `used` bit, the pipeline's valids and answers, the
+//! pointer and the count, and restores `period` and `thresh`; the keys and
+//! the counts in the adder tree keep whatever they hold (random at
+//! power-up), which no answer shows while its valid is low.
 
-use ccrtl_golden::cfr_cam::{CfrCamConfig, CfrCamIn, CfrCamOut, LATENCY, PERIOD_BITS};
+use ccrtl_golden::cfr_cam::{
+    CfrCamConfig, CfrCamIn, CfrCamOut, LATENCY, PERIOD_BITS, THRESH_BITS,
+};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
 use crate::param::Param;
 
 const PB: usize = PERIOD_BITS as usize;
+const TB: usize = THRESH_BITS as usize;
+
+/// Four match bits counted (0 to 4, three bits), registered.
+#[derive(LogicBlock, Default)]
+pub struct CamCount4 {
+    pub clk: Signal<In, Clock>,
+    pub e0: Signal<In, Bit>,
+    pub e1: Signal<In, Bit>,
+    pub e2: Signal<In, Bit>,
+    pub e3: Signal<In, Bit>,
+    /// The count of the bits of the cycle before.
+    pub c: Signal<Out, Bits<3>>,
+    lo: Signal<Local, Bits<2>>,
+    hi: Signal<Local, Bits<2>>,
+    n: DFF<Bits<3>>,
+}
+
+impl Logic for CamCount4 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clk, n);
+        self.lo.next = 0.into();
+        if self.e0.val() | self.e1.val() {
+            self.lo.next = 1.into();
+        }
+        if self.e0.val() & self.e1.val() {
+            self.lo.next = 2.into();
+        }
+        self.hi.next = 0.into();
+        if self.e2.val() | self.e3.val() {
+            self.hi.next = 1.into();
+        }
+        if self.e2.val() & self.e3.val() {
+            self.hi.next = 2.into();
+        }
+        self.n.d.next = bit_cast::<3, 2>(self.lo.val()) + bit_cast::<3, 2>(self.hi.val());
+        self.c.next = self.n.q.val();
+    }
+}
+
+/// Two `WI`-bit counts added into a `WO = WI + 1`-bit count, registered;
+/// `w9` is the sum widened to the `thresh` compare's nine bits (wiring).
+#[derive(LogicBlock, Default)]
+pub struct CamSum<const WI: usize, const WO: usize> {
+    pub clk: Signal<In, Clock>,
+    pub a: Signal<In, Bits<WI>>,
+    pub b: Signal<In, Bits<WI>>,
+    pub s: Signal<Out, Bits<WO>>,
+    pub w9: Signal<Out, Bits<TB>>,
+    n: DFF<Bits<WO>>,
+}
+
+impl<const WI: usize, const WO: usize> Logic for CamSum<WI, WO> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clk, n);
+        self.n.d.next = bit_cast::<WO, WI>(self.a.val()) + bit_cast::<WO, WI>(self.b.val());
+        self.s.next = self.n.q.val();
+        self.w9.next = bit_cast::<TB, WO>(self.n.q.val());
+    }
+}
 
 /// One entry: its key and `used` bit, and its part of the lookup (stages 1
 /// and 2: the chunk compares, then their AND).
@@ -126,8 +201,15 @@ pub struct CfrCam<
     const DB: usize,
     const C: usize,
     const C1: usize,
-    const G: usize,
-    const G1: usize,
+    const Q: usize,
+    const N1: usize,
+    const N2: usize,
+    const N3: usize,
+    const N4: usize,
+    const N5: usize,
+    const N6: usize,
+    const VS: usize,
+    const HP: usize,
 > {
     pub clk: Signal<In, Clock>,
     /// Synchronous, active high.
@@ -144,13 +226,16 @@ pub struct CfrCam<
     pub s_cfg_valid: Signal<In, Bit>,
     /// S: one packet in S is sampled; 0 samples none.
     pub s_cfg_period: Signal<In, Bits<PB>>,
+    /// T: a lookup hits when T entries or more hold its key.
+    pub s_cfg_thresh: Signal<In, Bits<TB>>,
 
     // Answers, LATENCY cycles after their lookups.
     pub m_hit_valid: Signal<Out, Bit>,
-    /// The key is in the CAM; 0 when not valid.
+    /// At least T entries held the key; 0 when not valid.
     pub m_hit: Signal<Out, Bit>,
 
     period: DFF<Bits<PB>>,
+    thr: DFF<Bits<TB>>,
     skip: DFF<Bits<PB>>,
     /// `period != 0`, `period == 1` and `skip == 0`, kept as flags so that
     /// the sampling decision is one LUT from registers.
@@ -168,18 +253,34 @@ pub struct CfrCam<
     w1_key: DFF<Bits<KW>>,
     ent: Vec<CamEntry<KW, C, C1>>,
 
-    l1_valid: DFF<Bit>,
     l1_key: DFF<Bits<KW>>,
-    l2_valid: DFF<Bit>,
-    l3_valid: DFF<Bit>,
-    /// `grp[k]`: one of entries `8k .. 8k + 7` matched.
-    grp: Vec<Signal<Local, Bit>>,
-    /// `any[k]`: one of groups `0 .. k` matched.
-    any: Vec<Signal<Local, Bit>>,
-    o_valid: DFF<Bit>,
-    o_hit: DFF<Bit>,
+    /// `v[k]`: a lookup accepted in cycle `m` is valid in `v[k]` during
+    /// `m + 1 + k` (`v[0]` is the registered `s_look_valid`).
+    v: Vec<DFF<Bit>>,
+    /// `tp[k]`: the `thresh` of cycle `m` during `m + 1 + k`.
+    tp: Vec<DFF<Bits<TB>>>,
+    /// The match bits counted in fours (`Q = D / 4`).
+    c4: Vec<CamCount4>,
+    /// The adder tree: level `j` has `N_j = D >> (j + 2)` sums of `2 + j`
+    /// into `3 + j` bits (none for the levels above the root).
+    s1: Vec<CamSum<3, 4>>,
+    s2: Vec<CamSum<4, 5>>,
+    s3: Vec<CamSum<5, 6>>,
+    s4: Vec<CamSum<6, 7>>,
+    s5: Vec<CamSum<7, 8>>,
+    s6: Vec<CamSum<8, 9>>,
+    /// The root count (the last level with sums), nine bits wide.
+    cnt: Signal<Local, Bits<TB>>,
+    /// The valid and `thresh` of the lookup whose count is at the root.
+    vsel: Signal<Local, Bit>,
+    tsel: Signal<Local, Bits<TB>>,
+    /// `hp[k]`, `hv[k]`: the answer and its valid, `k` cycles after the
+    /// compare; `hp[HP - 1]` and `hv[HP - 1]` are the outputs.
+    hp: Vec<DFF<Bit>>,
+    hv: Vec<DFF<Bit>>,
 
     reset_period: Param<Bits<PB>>,
+    reset_thresh: Param<Bits<TB>>,
     reset_p_nz: Param<Bit>,
     reset_p_one: Param<Bit>,
 }
@@ -190,28 +291,49 @@ impl<
         const DB: usize,
         const C: usize,
         const C1: usize,
-        const G: usize,
-        const G1: usize,
-    > CfrCam<KW, D, DB, C, C1, G, G1>
+        const Q: usize,
+        const N1: usize,
+        const N2: usize,
+        const N3: usize,
+        const N4: usize,
+        const N5: usize,
+        const N6: usize,
+        const VS: usize,
+        const HP: usize,
+    > CfrCam<KW, D, DB, C, C1, Q, N1, N2, N3, N4, N5, N6, VS, HP>
 {
     /// The block with the reset values of `config`. The caller has validated
     /// `config` and chosen `KW`, `D` equal to its shape, `DB = log2(D)`,
-    /// `C = KW / 8`, `C1 = C + 1`, `G = D / 8` and `G1 = G + 1`.
+    /// `C = KW / 8`, `C1 = C + 1`, `Q = D / 4`, `N_j = D >> (j + 2)`,
+    /// `VS = DB + 2` and `HP = 9 - DB` (`cfr_cam_type!` writes them).
     pub fn new(config: &CfrCamConfig) -> Self {
         assert_eq!(config.shape.key_bits as usize, KW);
         assert_eq!(config.shape.depth as usize, D);
         assert_eq!(1 << DB, D);
         assert_eq!(C * 8, KW);
         assert_eq!(C1, C + 1);
-        assert_eq!(G * 8, D);
-        assert_eq!(G1, G + 1);
+        assert_eq!(Q * 4, D);
+        assert_eq!([N1, N2, N3, N4, N5, N6], [3, 4, 5, 6, 7, 8].map(|s| D >> s));
+        assert_eq!(VS, DB + 2);
+        assert_eq!(HP + DB, 9);
+        assert_eq!(LATENCY, 11);
         Self {
             wp: (0..D).map(|_| DFF::default()).collect(),
             w1_sel: (0..D).map(|_| DFF::default()).collect(),
             ent: (0..D).map(|_| CamEntry::new()).collect(),
-            grp: (0..G).map(|_| Signal::default()).collect(),
-            any: (0..G1).map(|_| Signal::default()).collect(),
+            v: (0..VS).map(|_| DFF::default()).collect(),
+            tp: (0..VS).map(|_| DFF::default()).collect(),
+            c4: (0..Q).map(|_| CamCount4::default()).collect(),
+            s1: (0..N1).map(|_| CamSum::default()).collect(),
+            s2: (0..N2).map(|_| CamSum::default()).collect(),
+            s3: (0..N3).map(|_| CamSum::default()).collect(),
+            s4: (0..N4).map(|_| CamSum::default()).collect(),
+            s5: (0..N5).map(|_| CamSum::default()).collect(),
+            s6: (0..N6).map(|_| CamSum::default()).collect(),
+            hp: (0..HP).map(|_| DFF::default()).collect(),
+            hv: (0..HP).map(|_| DFF::default()).collect(),
             reset_period: Param::new((config.reset.period as u64).to_bits()),
+            reset_thresh: Param::new((config.reset.thresh as u64).to_bits()),
             reset_p_nz: Param::new(config.reset.period != 0),
             reset_p_one: Param::new(config.reset.period == 1),
             ..Default::default()
@@ -225,20 +347,53 @@ impl<
         const DB: usize,
         const C: usize,
         const C1: usize,
-        const G: usize,
-        const G1: usize,
-    > Logic for CfrCam<KW, D, DB, C, C1, G, G1>
+        const Q: usize,
+        const N1: usize,
+        const N2: usize,
+        const N3: usize,
+        const N4: usize,
+        const N5: usize,
+        const N6: usize,
+        const VS: usize,
+        const HP: usize,
+    > Logic for CfrCam<KW, D, DB, C, C1, Q, N1, N2, N3, N4, N5, N6, VS, HP>
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clk, period, skip, p_nz, p_one, s_zero, w1_key, l1_valid, l1_key, l2_valid, l3_valid, o_valid,
-            o_hit
-        );
+        dff_setup!(self, clk, period, thr, skip, p_nz, p_one, s_zero, w1_key, l1_key);
         for i in 0..D {
             self.wp[i].clock.next = self.clk.val();
             self.w1_sel[i].clock.next = self.clk.val();
             self.ent[i].clk.next = self.clk.val();
+        }
+        for k in 0..VS {
+            self.v[k].clock.next = self.clk.val();
+            self.tp[k].clock.next = self.clk.val();
+        }
+        for k in 0..Q {
+            self.c4[k].clk.next = self.clk.val();
+        }
+        for k in 0..N1 {
+            self.s1[k].clk.next = self.clk.val();
+        }
+        for k in 0..N2 {
+            self.s2[k].clk.next = self.clk.val();
+        }
+        for k in 0..N3 {
+            self.s3[k].clk.next = self.clk.val();
+        }
+        for k in 0..N4 {
+            self.s4[k].clk.next = self.clk.val();
+        }
+        for k in 0..N5 {
+            self.s5[k].clk.next = self.clk.val();
+        }
+        for k in 0..N6 {
+            self.s6[k].clk.next = self.clk.val();
+        }
+        for k in 0..HP {
+            self.hp[k].clock.next = self.clk.val();
+            self.hv[k].clock.next = self.clk.val();
         }
 
         // ---- Ports: sampling, lookup key --------------------------------------
@@ -256,6 +411,7 @@ impl<
         }
         if self.s_cfg_valid.val() {
             self.period.d.next = self.s_cfg_period.val();
+            self.thr.d.next = self.s_cfg_thresh.val();
             self.p_nz.d.next = self.s_cfg_period.val().any();
             self.p_one.d.next = self.s_cfg_period.val() == 1;
             self.skip.d.next = 0.into();
@@ -276,8 +432,14 @@ impl<
             self.wp[0].d.next = self.wp_last.val();
         }
         self.w1_key.d.next = self.s_pkt_key.val();
-        self.l1_valid.d.next = self.s_look_valid.val();
         self.l1_key.d.next = self.s_look_key.val();
+        // The valid and `thresh` of a lookup travel beside its count.
+        self.v[0].d.next = self.s_look_valid.val();
+        self.tp[0].d.next = self.thr.q.val();
+        for k in 1..VS {
+            self.v[k].d.next = self.v[k - 1].q.val();
+            self.tp[k].d.next = self.tp[k - 1].q.val();
+        }
 
         // ---- The entries: the write selected in the last cycle, stages 1-2 -------
         for i in 0..D {
@@ -286,33 +448,77 @@ impl<
             self.ent[i].wkey.next = self.w1_key.q.val();
             self.ent[i].lkey.next = self.l1_key.q.val();
         }
-        self.l2_valid.d.next = self.l1_valid.q.val();
-        self.l3_valid.d.next = self.l2_valid.q.val();
 
-        // ---- Lookup stage 3: the entries ORed (groups of eight, then the groups)
-        for k in 0..G {
-            self.grp[k].next = self.ent[8 * k].em.val()
-                | self.ent[8 * k + 1].em.val()
-                | self.ent[8 * k + 2].em.val()
-                | self.ent[8 * k + 3].em.val()
-                | self.ent[8 * k + 4].em.val()
-                | self.ent[8 * k + 5].em.val()
-                | self.ent[8 * k + 6].em.val()
-                | self.ent[8 * k + 7].em.val();
+        // ---- Lookup stage 3: the match bits counted in fours ----------------------
+        for k in 0..Q {
+            self.c4[k].e0.next = self.ent[4 * k].em.val();
+            self.c4[k].e1.next = self.ent[4 * k + 1].em.val();
+            self.c4[k].e2.next = self.ent[4 * k + 2].em.val();
+            self.c4[k].e3.next = self.ent[4 * k + 3].em.val();
         }
-        self.any[0].next = false;
-        for k in 0..G {
-            self.any[k + 1].next = self.any[k].val() | self.grp[k].val();
+        // ---- Stages 4 .. 1 + DB: the adder tree, a level per stage ------------------
+        for k in 0..N1 {
+            self.s1[k].a.next = self.c4[2 * k].c.val();
+            self.s1[k].b.next = self.c4[2 * k + 1].c.val();
         }
-        self.o_valid.d.next = self.l3_valid.q.val();
-        // (The last assignment stands: `any[G]`.)
-        for k in 0..G1 {
-            self.o_hit.d.next = self.l3_valid.q.val() & self.any[k].val();
+        for k in 0..N2 {
+            self.s2[k].a.next = self.s1[2 * k].s.val();
+            self.s2[k].b.next = self.s1[2 * k + 1].s.val();
+        }
+        for k in 0..N3 {
+            self.s3[k].a.next = self.s2[2 * k].s.val();
+            self.s3[k].b.next = self.s2[2 * k + 1].s.val();
+        }
+        for k in 0..N4 {
+            self.s4[k].a.next = self.s3[2 * k].s.val();
+            self.s4[k].b.next = self.s3[2 * k + 1].s.val();
+        }
+        for k in 0..N5 {
+            self.s5[k].a.next = self.s4[2 * k].s.val();
+            self.s5[k].b.next = self.s4[2 * k + 1].s.val();
+        }
+        for k in 0..N6 {
+            self.s6[k].a.next = self.s5[2 * k].s.val();
+            self.s6[k].b.next = self.s5[2 * k + 1].s.val();
+        }
+        // The root: the one sum of the last level that has any (the last
+        // assignment stands).
+        self.cnt.next = 0.into();
+        for k in 0..N1 {
+            self.cnt.next = self.s1[k].w9.val();
+        }
+        for k in 0..N2 {
+            self.cnt.next = self.s2[k].w9.val();
+        }
+        for k in 0..N3 {
+            self.cnt.next = self.s3[k].w9.val();
+        }
+        for k in 0..N4 {
+            self.cnt.next = self.s4[k].w9.val();
+        }
+        for k in 0..N5 {
+            self.cnt.next = self.s5[k].w9.val();
+        }
+        for k in 0..N6 {
+            self.cnt.next = self.s6[k].w9.val();
+        }
+        // The valid and `thresh` of the same lookup: `v[DB + 1]`, `tp[DB + 1]`.
+        for k in 0..VS {
+            self.vsel.next = self.v[k].q.val();
+            self.tsel.next = self.tp[k].q.val();
+        }
+        // ---- Stage 2 + DB: the compare; then the delay to LATENCY ----------------
+        self.hv[0].d.next = self.vsel.val();
+        self.hp[0].d.next = self.vsel.val() & (self.cnt.val() >= self.tsel.val());
+        for k in 1..HP {
+            self.hv[k].d.next = self.hv[k - 1].q.val();
+            self.hp[k].d.next = self.hp[k - 1].q.val();
         }
 
         // ---- Reset (wins over every load above) ----------------------------------------
         if self.rst.val() {
             self.period.d.next = self.reset_period.val();
+            self.thr.d.next = self.reset_thresh.val();
             self.p_nz.d.next = self.reset_p_nz.val();
             self.p_one.d.next = self.reset_p_one.val();
             self.skip.d.next = 0.into();
@@ -321,16 +527,21 @@ impl<
                 self.wp[i].d.next = false;
             }
             self.wp[0].d.next = true;
-            self.l1_valid.d.next = false;
-            self.l2_valid.d.next = false;
-            self.l3_valid.d.next = false;
-            self.o_valid.d.next = false;
-            self.o_hit.d.next = false;
+            for k in 0..VS {
+                self.v[k].d.next = false;
+            }
+            for k in 0..HP {
+                self.hv[k].d.next = false;
+                self.hp[k].d.next = false;
+            }
         }
 
         // ---- Outputs (last, after every register's next value) --------------
-        self.m_hit_valid.next = self.o_valid.q.val();
-        self.m_hit.next = self.o_hit.q.val();
+        // (The last assignment stands: `hv[HP - 1]`, `hp[HP - 1]`.)
+        for k in 0..HP {
+            self.m_hit_valid.next = self.hv[k].q.val();
+            self.m_hit.next = self.hp[k].q.val();
+        }
     }
 }
 
@@ -342,9 +553,7 @@ pub fn raw_verilog(config: &CfrCamConfig) -> Result<String, ParamError> {
     macro_rules! make {
         ($k:literal, $d:literal, $db:tt) => {{
             let mut b =
-                CfrCam::<$k, $d, $db, { $k / 8 }, { $k / 8 + 1 }, { $d / 8 }, { $d / 8 + 1 }>::new(
-                    config,
-                );
+                <crate::cfr_cam_type!($k, $d, $db)>::new(config);
             b.connect_all();
             generate_verilog(&b)
         }};
@@ -352,18 +561,34 @@ pub fn raw_verilog(config: &CfrCamConfig) -> Result<String, ParamError> {
     Ok(crate::dispatch_cfr_cam_shape!(config.shape, make))
 }
 
+/// The signal of CFR_CAM's module left unread on purpose, with its reason:
+/// the adder tree's root sum, read through its nine-bit widening (`w9`).
+/// Its name depends on the depth. A design instantiating CFR_CAM applies
+/// these to the instance's module (`crate::emit::waive_in`).
+pub fn lint_waivers(config: &CfrCamConfig) -> Vec<(String, &'static str)> {
+    let db = config.shape.depth.trailing_zeros();
+    vec![(
+        format!("s{}$0$s", db - 2),
+        "the adder tree's root: its count is read as the nine-bit w9 for the compare",
+    )]
+}
+
 /// The finished Verilog file for CFR_CAM.
 pub fn verilog(config: &CfrCamConfig) -> Result<String, ParamError> {
     let raw = raw_verilog(config)?;
+    let w = lint_waivers(config);
+    let w: Vec<(&str, &str)> = w.iter().map(|(n, r)| (n.as_str(), *r)).collect();
+    let raw = crate::emit::waive_unused(&raw, &w);
     let s = &config.shape;
     let params = [
         ("key_bits", s.key_bits.to_string()),
         ("depth", s.depth.to_string()),
         ("reset.period", config.reset.period.to_string()),
+        ("reset.thresh", config.reset.thresh.to_string()),
     ];
     Ok(crate::emit::finish(
         "cfr_cam",
-        "congestion flow recognition: a CAM of one in S sampled flow IDs, written cyclically",
+        "congestion flow recognition: a CAM of one in S sampled flow IDs, written cyclically; a lookup hits when T entries hold its key",
         &format!(
             "II = 1 (one packet and one lookup per cycle); answer {LATENCY} cycles after its lookup; \
              a lookup sees the samples of earlier cycles"
@@ -381,9 +606,7 @@ pub fn sim(
     macro_rules! make {
         ($k:literal, $d:literal, $db:tt) => {{
             let mut b =
-                CfrCam::<$k, $d, $db, { $k / 8 }, { $k / 8 + 1 }, { $d / 8 }, { $d / 8 + 1 }>::new(
-                    config,
-                );
+                <crate::cfr_cam_type!($k, $d, $db)>::new(config);
             b.connect_all();
             Box::new(CfrCamSim(b)) as Box<dyn crate::sim::CycleSim<CfrCamIn, CfrCamOut>>
         }};
@@ -397,9 +620,16 @@ struct CfrCamSim<
     const DB: usize,
     const C: usize,
     const C1: usize,
-    const G: usize,
-    const G1: usize,
->(CfrCam<KW, D, DB, C, C1, G, G1>);
+    const Q: usize,
+    const N1: usize,
+    const N2: usize,
+    const N3: usize,
+    const N4: usize,
+    const N5: usize,
+    const N6: usize,
+    const VS: usize,
+    const HP: usize,
+>(CfrCam<KW, D, DB, C, C1, Q, N1, N2, N3, N4, N5, N6, VS, HP>);
 
 /// A key as a `Bits<KW>` (wider than 64 bits: built from two halves).
 pub(crate) fn key_bits<const KW: usize>(k: u128) -> Bits<KW> {
@@ -417,9 +647,16 @@ impl<
         const DB: usize,
         const C: usize,
         const C1: usize,
-        const G: usize,
-        const G1: usize,
-    > crate::sim::CycleSim<CfrCamIn, CfrCamOut> for CfrCamSim<KW, D, DB, C, C1, G, G1>
+        const Q: usize,
+        const N1: usize,
+        const N2: usize,
+        const N3: usize,
+        const N4: usize,
+        const N5: usize,
+        const N6: usize,
+        const VS: usize,
+        const HP: usize,
+    > crate::sim::CycleSim<CfrCamIn, CfrCamOut> for CfrCamSim<KW, D, DB, C, C1, Q, N1, N2, N3, N4, N5, N6, VS, HP>
 {
     fn cycle(&mut self, i: &CfrCamIn) -> CfrCamOut {
         let b = &mut self.0;
@@ -431,6 +668,7 @@ impl<
         b.s_look_key.next = key_bits::<KW>(i.look_key);
         b.s_cfg_valid.next = i.cfg_valid;
         b.s_cfg_period.next = (i.cfg_period as u64).to_bits();
+        b.s_cfg_thresh.next = (i.cfg_thresh as u64).to_bits();
         assert!(
             simulate(b, crate::sim::MAX_ITERS),
             "CFR_CAM logic did not settle"
@@ -452,18 +690,35 @@ impl<
 pub fn ports(config: &CfrCamConfig) -> Vec<crate::ports::HdlPort> {
     macro_rules! make {
         ($k:literal, $d:literal, $db:tt) => {{
-            crate::ports::ports_of(&CfrCam::<
-                $k,
-                $d,
-                $db,
-                { $k / 8 },
-                { $k / 8 + 1 },
-                { $d / 8 },
-                { $d / 8 + 1 },
-            >::new(config))
+            crate::ports::ports_of(&<crate::cfr_cam_type!($k, $d, $db)>::new(config))
         }};
     }
     crate::dispatch_cfr_cam_shape!(config.shape, make)
+}
+
+/// The `CfrCam` type of key width `$k`, depth `$d` and `$db = log2($d)`,
+/// with the derived sizes its `new` checks.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! cfr_cam_type {
+    ($k:literal, $d:literal, $db:tt) => {
+        $crate::cfr_cam::CfrCam<
+            $k,
+            $d,
+            $db,
+            { $k / 8 },
+            { $k / 8 + 1 },
+            { $d / 4 },
+            { $d >> 3 },
+            { $d >> 4 },
+            { $d >> 5 },
+            { $d >> 6 },
+            { $d >> 7 },
+            { $d >> 8 },
+            { ($db) + 2 },
+            { 9 - ($db) },
+        >
+    };
 }
 
 /// Expands `$make!(KW, D, C)` for the run-time shape `$shape`, over every

@@ -5,8 +5,8 @@
 //! contract and its own RTL, instantiated here unchanged.
 //!
 //! # Generation-time parameters
-//! - `D` = `cam_depth` (16 or 64), with cfr_cam's derived widths `DB =
-//!   log2 D`, `G = D / 8`, `G1 = G + 1`;
+//! - `D` = `cam_depth` (16 or 64), with cfr_cam's derived sizes `DB =
+//!   log2 D`, `Q`, `N1` to `N6`, `VS`, `HP` (`ccrtl_hdl::cfr_cam_type!`);
 //! - the inner shapes are fixed (docs/switch_port.md, "Shape"): cp
 //!   `Cp<20, 14, 23, 1, 1>`, crd `Crd<1, 2, 20, 27>`, cfr_cam
 //!   `CfrCam<104, D, ..>`, rcc_sched `RccSched<20, 22>`, sar
@@ -14,7 +14,7 @@
 //! - every block's registers' reset values.
 //!
 //! # Structure (the glue; everything else is the blocks)
-//! - Delay line A (`a_*`, 4 stages, no reset): an arrival's length, ECN,
+//! - Delay line A (`a_*`, 11 stages, no reset): an arrival's length, ECN,
 //!   port and group, beside cfr_cam's lookup; the CAM's `hit_valid` is
 //!   their valid when they reach sar.
 //! - Delay line B (`b_*`, 3 stages, no reset): the length, ECN and hit,
@@ -41,11 +41,11 @@ const LB: usize = ccrtl_golden::sar::LATENCY;
 const LC: usize = ccrtl_golden::cp::LATENCY;
 const _: () = assert!(LA + LB + LC == LATENCY);
 // `update` writes the stage counts as literals (rust-hdl's kernels take no
-// named constants): 4, 3 and 12.
-const _: () = assert!(LA == 4 && LB == 3 && LC == 12);
+// named constants): 11, 3 and 12.
+const _: () = assert!(LA == 11 && LB == 3 && LC == 12);
 
 #[derive(LogicBlock, Default)]
-pub struct SwitchPort<const D: usize, const DB: usize, const G: usize, const G1: usize> {
+pub struct SwitchPort<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2: usize, const N3: usize, const N4: usize, const N5: usize, const N6: usize, const VS: usize, const HP: usize> {
     pub clk: Signal<In, Clock>,
     /// Synchronous, active high: every block and the glue.
     pub rst: Signal<In, Bit>,
@@ -83,6 +83,7 @@ pub struct SwitchPort<const D: usize, const DB: usize, const G: usize, const G1:
     pub s_crd_cfg_data: Signal<In, Bits<24>>,
     pub s_cam_cfg_valid: Signal<In, Bit>,
     pub s_cam_cfg_period: Signal<In, Bits<16>>,
+    pub s_cam_cfg_thresh: Signal<In, Bits<9>>,
     pub s_rcc_cfg_valid: Signal<In, Bit>,
     pub s_rcc_cfg_addr: Signal<In, Bits<2>>,
     pub s_rcc_cfg_data: Signal<In, Bits<24>>,
@@ -90,7 +91,7 @@ pub struct SwitchPort<const D: usize, const DB: usize, const G: usize, const G1:
     pub s_sar_cfg_addr: Signal<In, Bits<4>>,
     pub s_sar_cfg_data: Signal<In, Bits<16>>,
 
-    /// The decision of the arrival of `LATENCY` = 19 cycles ago.
+    /// The decision of the arrival of `LATENCY` = 26 cycles ago.
     pub m_arr_valid: Signal<Out, Bit>,
     pub m_arr_port: Signal<Out, Bits<3>>,
     pub m_arr_detour: Signal<Out, Bit>,
@@ -111,7 +112,7 @@ pub struct SwitchPort<const D: usize, const DB: usize, const G: usize, const G1:
     pub q_depth: Signal<Out, Bits<20>>,
     pub err_underflow: Signal<Out, Bit>,
 
-    cam: CfrCam<104, D, DB, 13, 14, G, G1>,
+    cam: CfrCam<104, D, DB, 13, 14, Q, N1, N2, N3, N4, N5, N6, VS, HP>,
     sar: Sar<3, 8, 3, 4, 8>,
     cp: Cp<20, 14, 23, 1, 1>,
     crd: Crd<1, 2, 20, 27>,
@@ -136,12 +137,12 @@ pub struct SwitchPort<const D: usize, const DB: usize, const G: usize, const G1:
     grant: Signal<Local, Bit>,
 }
 
-impl<const D: usize, const DB: usize, const G: usize, const G1: usize> SwitchPort<D, DB, G, G1> {
+impl<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2: usize, const N3: usize, const N4: usize, const N5: usize, const N6: usize, const VS: usize, const HP: usize> SwitchPort<D, DB, Q, N1, N2, N3, N4, N5, N6, VS, HP> {
     /// The port with the reset values of `config`. The caller has
     /// validated `config` and chosen `D` equal to its `cam_depth`.
     pub fn new(config: &SwitchPortConfig) -> Self {
         assert_eq!(config.shape.cam_depth as usize, D);
-        assert!(1 << DB == D && G == D / 8 && G1 == G + 1);
+        assert!(1 << DB == D);
         fn line<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
@@ -167,8 +168,8 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> SwitchPor
     }
 }
 
-impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
-    for SwitchPort<D, DB, G, G1>
+impl<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2: usize, const N3: usize, const N4: usize, const N5: usize, const N6: usize, const VS: usize, const HP: usize> Logic
+    for SwitchPort<D, DB, Q, N1, N2, N3, N4, N5, N6, VS, HP>
 {
     #[hdl_gen]
     fn update(&mut self) {
@@ -183,7 +184,7 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
         self.cp.rst.next = self.rst.val();
         self.crd.rst.next = self.rst.val();
         self.rcc.rst.next = self.rst.val();
-        for k in 0..4 {
+        for k in 0..11 {
             self.a_len[k].clock.next = self.clk.val();
             self.a_ecn[k].clock.next = self.clk.val();
             self.a_port[k].clock.next = self.clk.val();
@@ -208,13 +209,14 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
         self.cam.s_pkt_key.next = self.s_arr_key.val();
         self.cam.s_cfg_valid.next = self.s_cam_cfg_valid.val();
         self.cam.s_cfg_period.next = self.s_cam_cfg_period.val();
+        self.cam.s_cfg_thresh.next = self.s_cam_cfg_thresh.val();
 
         // ---- Delay line A (beside the lookup) ------------------------------
         self.a_len[0].d.next = self.s_arr_len.val();
         self.a_ecn[0].d.next = self.s_arr_ecn.val();
         self.a_port[0].d.next = self.s_arr_port.val();
         self.a_group[0].d.next = self.s_arr_group.val();
-        for k in 1..4 {
+        for k in 1..11 {
             self.a_len[k].d.next = self.a_len[k - 1].q.val();
             self.a_ecn[k].d.next = self.a_ecn[k - 1].q.val();
             self.a_port[k].d.next = self.a_port[k - 1].q.val();
@@ -224,8 +226,8 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
         // ---- sar: the arrival's request with its hit ------------------------
         self.sar.s_req_valid.next = self.cam.m_hit_valid.val();
         self.sar.s_req_hit.next = self.cam.m_hit.val();
-        self.sar.s_req_port.next = self.a_port[3].q.val();
-        self.sar.s_req_group.next = self.a_group[3].q.val();
+        self.sar.s_req_port.next = self.a_port[10].q.val();
+        self.sar.s_req_group.next = self.a_group[10].q.val();
         self.sar.s_deg_valid.next = self.s_deg_valid.val();
         self.sar.s_deg_port.next = self.s_deg_port.val();
         self.sar.s_deg.next = self.s_deg.val();
@@ -234,8 +236,8 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
         self.sar.s_cfg_data.next = self.s_sar_cfg_data.val();
 
         // ---- Delay line B (beside sar) -------------------------------------
-        self.b_len[0].d.next = self.a_len[3].q.val();
-        self.b_ecn[0].d.next = self.a_ecn[3].q.val();
+        self.b_len[0].d.next = self.a_len[10].q.val();
+        self.b_ecn[0].d.next = self.a_ecn[10].q.val();
         self.b_hit[0].d.next = self.cam.m_hit.val();
         for k in 1..3 {
             self.b_len[k].d.next = self.b_len[k - 1].q.val();
@@ -343,12 +345,13 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize> Logic
 
 // ---- emission and simulation ---------------------------------------------
 
-/// Expands `$make!(D, DB, G, G1)` for the configuration's `cam_depth`.
+/// Expands `$make!(D, DB, Q, N1, .., N6, VS, HP)` for the configuration's
+/// `cam_depth` (the sizes `cfr_cam_type!` derives; `CfrCam::new` checks them).
 macro_rules! dispatch_depth {
     ($config:expr, $make:ident) => {
         match $config.shape.cam_depth {
-            16 => $make!(16, 4, 2, 3),
-            64 => $make!(64, 6, 8, 9),
+            16 => $make!(16, 4, 4, 2, 1, 0, 0, 0, 0, 6, 5),
+            64 => $make!(64, 6, 16, 8, 4, 2, 1, 0, 0, 8, 3),
             d => unreachable!("cam_depth {d} passed validation but has no instance"),
         }
     };
@@ -358,8 +361,8 @@ macro_rules! dispatch_depth {
 pub fn raw_verilog(config: &SwitchPortConfig) -> Result<String, ParamError> {
     config.validate()?;
     macro_rules! make {
-        ($d:literal, $db:literal, $g:literal, $g1:literal) => {{
-            let mut b = SwitchPort::<$d, $db, $g, $g1>::new(config);
+        ($d:literal, $db:literal, $($n:literal),*) => {{
+            let mut b = SwitchPort::<$d, $db, $($n),*>::new(config);
             b.connect_all();
             generate_verilog(&b)
         }};
@@ -392,6 +395,9 @@ pub fn verilog(config: &SwitchPortConfig) -> Result<String, ParamError> {
     use crate::emit::waive_in;
     let raw = raw_verilog(config)?;
     let raw = waive_in(&raw, "top$crd", "UNUSEDSIGNAL", crate::crd::LINT_WAIVERS);
+    let cam = crate::cfr_cam::lint_waivers(&config.cam_config());
+    let cam: Vec<(&str, &str)> = cam.iter().map(|(n, r)| (n.as_str(), *r)).collect();
+    let raw = waive_in(&raw, "top$cam", "UNUSEDSIGNAL", &cam);
     let raw = waive_in(
         &raw,
         "top$rcc",
@@ -433,8 +439,8 @@ pub fn sim(
 ) -> Result<Box<dyn crate::sim::CycleSim<SwitchPortIn, SwitchPortOut>>, ParamError> {
     config.validate()?;
     macro_rules! make {
-        ($d:literal, $db:literal, $g:literal, $g1:literal) => {{
-            let mut b = SwitchPort::<$d, $db, $g, $g1>::new(config);
+        ($d:literal, $db:literal, $($n:literal),*) => {{
+            let mut b = SwitchPort::<$d, $db, $($n),*>::new(config);
             b.connect_all();
             Box::new(SwitchPortSim(b)) as Box<dyn crate::sim::CycleSim<SwitchPortIn, SwitchPortOut>>
         }};
@@ -442,16 +448,16 @@ pub fn sim(
     Ok(dispatch_depth!(config, make))
 }
 
-struct SwitchPortSim<const D: usize, const DB: usize, const G: usize, const G1: usize>(
-    SwitchPort<D, DB, G, G1>,
+struct SwitchPortSim<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2: usize, const N3: usize, const N4: usize, const N5: usize, const N6: usize, const VS: usize, const HP: usize>(
+    SwitchPort<D, DB, Q, N1, N2, N3, N4, N5, N6, VS, HP>,
 );
 
 fn b<const N: usize>(v: u32) -> Bits<N> {
     (v as u64).to_bits()
 }
 
-impl<const D: usize, const DB: usize, const G: usize, const G1: usize>
-    crate::sim::CycleSim<SwitchPortIn, SwitchPortOut> for SwitchPortSim<D, DB, G, G1>
+impl<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2: usize, const N3: usize, const N4: usize, const N5: usize, const N6: usize, const VS: usize, const HP: usize>
+    crate::sim::CycleSim<SwitchPortIn, SwitchPortOut> for SwitchPortSim<D, DB, Q, N1, N2, N3, N4, N5, N6, VS, HP>
 {
     fn cycle(&mut self, i: &SwitchPortIn) -> SwitchPortOut {
         let p = &mut self.0;
@@ -485,6 +491,7 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize>
         p.s_crd_cfg_data.next = b(i.crd_cfg_data);
         p.s_cam_cfg_valid.next = i.cam_cfg_valid;
         p.s_cam_cfg_period.next = b(i.cam_cfg_period);
+        p.s_cam_cfg_thresh.next = b(i.cam_cfg_thresh);
         p.s_rcc_cfg_valid.next = i.rcc_cfg_valid;
         p.s_rcc_cfg_addr.next = b(i.rcc_cfg_addr);
         p.s_rcc_cfg_data.next = b(i.rcc_cfg_data);
@@ -526,8 +533,8 @@ impl<const D: usize, const DB: usize, const G: usize, const G1: usize>
 /// struct.
 pub fn ports(config: &SwitchPortConfig) -> Vec<crate::ports::HdlPort> {
     macro_rules! make {
-        ($d:literal, $db:literal, $g:literal, $g1:literal) => {{
-            crate::ports::ports_of(&SwitchPort::<$d, $db, $g, $g1>::new(config))
+        ($d:literal, $db:literal, $($n:literal),*) => {{
+            crate::ports::ports_of(&SwitchPort::<$d, $db, $($n),*>::new(config))
         }};
     }
     dispatch_depth!(config, make)

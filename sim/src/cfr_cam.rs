@@ -9,9 +9,13 @@
 //! every bit of it, is seen to matter), and the keys the CAM held before
 //! the last reset and of the packets of reset cycles (which must miss
 //! after it: looked up mostly in the cycles right after the reset, packets
-//! held off then one time in two). Packets come from a few hot flows
+//! held off then one time in two), and keys whose count of entries is at
+//! the threshold `T` or one off it. Packets come from a few hot flows
+//! (each a large share, so they hold several entries each; now and then
+//! one of them sends every packet for a while, filling the CAM)
 //! and from random ones; keys have their top bit set one time in two. The period is loaded now and then (0, 1,
-//! 2, small, the largest, any), in runs of consecutive loads, with packets
+//! 2, small, the largest, any), with a threshold (1 most often, 0, small,
+//! `D`, `D + 1`, the largest, any), in runs of consecutive loads, with packets
 //! in the same cycle, and 0 or 1 just before a reset half of the time (the
 //! reset must restore the flags kept beside the period); one large period
 //! in eight is kept, with a packet every cycle and no reset, until two
@@ -25,7 +29,7 @@
 
 use ccrtl_golden::cfr_cam::{
     CfrCam, CfrCamConfig, CfrCamIn, CfrCamOut, CfrCamParams, CfrCamShape, PERIOD_BITS,
-    SUPPORTED_DEPTHS, SUPPORTED_KEY_BITS,
+    SUPPORTED_DEPTHS, SUPPORTED_KEY_BITS, THRESH_BITS,
 };
 use serde::Deserialize;
 
@@ -57,6 +61,7 @@ impl Block for CfrCamBlock {
         v[4] = i.look_key;
         v[5] = i.cfg_valid as u128;
         v[6] = i.cfg_period as u128;
+        v[7] = i.cfg_thresh as u128;
     }
 
     #[inline]
@@ -70,6 +75,7 @@ impl Block for CfrCamBlock {
             look_key: v[4],
             cfg_valid: v[5] != 0,
             cfg_period: v[6] as u32,
+            cfg_thresh: v[7] as u32,
         }
     }
 
@@ -126,14 +132,15 @@ impl Block for CfrCamBlock {
             shape: c.shape,
             reset: CfrCamParams {
                 period: random_period(r),
+                thresh: random_thresh(r, c.shape.depth),
             },
         }
     }
 
     fn describe(c: &CfrCamConfig) -> String {
         format!(
-            "key_bits={} depth={} reset: period={}",
-            c.shape.key_bits, c.shape.depth, c.reset.period
+            "key_bits={} depth={} reset: period={} thresh={}",
+            c.shape.key_bits, c.shape.depth, c.reset.period, c.reset.thresh
         )
     }
 
@@ -170,6 +177,9 @@ impl Block for CfrCamBlock {
             if i.pkt_valid {
                 cov.hit(LOAD_WITH_PACKET);
             }
+            if i.look_valid && g.thresh() != i.cfg_thresh & ((1 << THRESH_BITS) - 1) {
+                cov.hit(LOOKUP_WITH_THRESH_LOAD);
+            }
             if prev.cfg_valid && !prev.rst {
                 cov.hit(LOADS_BACK_TO_BACK);
             }
@@ -181,6 +191,17 @@ impl Block for CfrCamBlock {
             cov.hit(LOOKUP_AFTER_RESET);
         }
         let key = i.look_key & mask;
+        let (c, t) = (g.count(key), g.thresh());
+        match t {
+            0 => cov.hit(THRESH_ZERO),
+            t if t > g.config().shape.depth => cov.hit(THRESH_ABOVE_DEPTH),
+            t if t >= 2 && c == t => cov.hit(COUNT_AT_THRESH),
+            t if t >= 2 && c + 1 == t && c > 0 => cov.hit(COUNT_BELOW_THRESH),
+            _ => {}
+        }
+        if c == g.config().shape.depth && t == c {
+            cov.hit(COUNT_FULL);
+        }
         if g.contains(key) {
             cov.hit(HIT);
             if g.keys().last() == Some(&key) {
@@ -219,6 +240,12 @@ const COVER: &[&str] = &[
     "reset mid-run",
     "reset held for several cycles",
     "packet, lookup or load in a reset cycle",
+    "lookup with T = 0 (hits)",
+    "lookup with T above the depth (misses)",
+    "lookup of a key held by exactly T >= 2 entries (hit)",
+    "lookup of a key held by T - 1 >= 1 entries (miss)",
+    "lookup of a key held by every entry, T = D (hit)",
+    "lookup in the cycle of a load changing T (old T)",
 ];
 const HIT: usize = 0;
 const MISS: usize = 1;
@@ -237,6 +264,28 @@ const LOADS_BACK_TO_BACK: usize = 13;
 const RESET_MID_RUN: usize = 14;
 const RESET_HELD: usize = 15;
 const TRAFFIC_IN_RESET: usize = 16;
+const THRESH_ZERO: usize = 17;
+const THRESH_ABOVE_DEPTH: usize = 18;
+const COUNT_AT_THRESH: usize = 19;
+const COUNT_BELOW_THRESH: usize = 20;
+const COUNT_FULL: usize = 21;
+const LOOKUP_WITH_THRESH_LOAD: usize = 22;
+
+/// A random threshold: 1 (the seed's rule) most often, then small counts
+/// (what hot flows hold), 0, `depth`, `depth + 1`, the largest, any.
+pub fn random_thresh(r: &mut Rng, depth: u32) -> u32 {
+    let max = (1 << THRESH_BITS) - 1;
+    match r.upto(15) {
+        0 => 0,
+        1..=5 => 1,
+        6..=9 => r.range(2, 4),
+        10..=11 => r.range(5, 12),
+        12 => depth,
+        13 => depth + 1,
+        14 => max - r.upto(2),
+        _ => r.upto(max),
+    }
+}
 
 /// A random period, extreme values often; small ones most often, so that
 /// the CAM churns.
@@ -271,6 +320,8 @@ pub struct CfrCamStimulus {
     look_256: u32,
     /// Cycles to the next change of the shares.
     mood_in: u32,
+    /// Every packet of the mood is of `hot[0]` (the CAM fills with one key).
+    flood: bool,
     /// Keys the CAM held at the last reset (forgotten by it): looked up
     /// after it, they must miss.
     ghosts: Vec<u128>,
@@ -314,6 +365,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             pkt_256: 200,
             look_256: 220,
             mood_in: 500,
+            flood: false,
             ghosts: Vec::new(),
             since_reset: 0,
             quiet_after_reset: false,
@@ -354,6 +406,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             self.mood_in = self.rng.range(100, 3_000);
             self.pkt_256 = self.rng.pick(&[256, 250, 200, 128, 30]);
             self.look_256 = self.rng.pick(&[256, 240, 160, 60]);
+            self.flood = self.rng.chance(24);
             if self.rng.chance(32) {
                 let k = self.rng.upto(5) as usize;
                 self.hot[k] = self.random_key();
@@ -368,7 +421,9 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         // Packets: hot flows most often.
         i.pkt_valid = (self.rng.chance(self.pkt_256) || self.pkt_256 == 256)
             && !(just_reset && self.quiet_after_reset && self.since_reset < 8);
-        let pkt = if self.rng.chance(180) {
+        let pkt = if self.flood {
+            self.hot[0]
+        } else if self.rng.chance(180) {
             self.hot[self.rng.upto(5) as usize]
         } else {
             self.random_key()
@@ -387,6 +442,18 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         // write it must not leave in flight).
         let look_reset_pkt = self.since_reset <= 3 && self.rng.chance(128);
         let look = match aim {
+            // A key held by T or T - 1 entries, if one of a few tried is.
+            3 if n > 0 => {
+                let t = g.thresh();
+                let mut best = *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap();
+                for _ in 0..4 {
+                    let k = *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap();
+                    if g.count(k).abs_diff(t) < g.count(best).abs_diff(t) {
+                        best = k;
+                    }
+                }
+                best
+            }
             // A key in the CAM.
             0..=3 if n > 0 => *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap(),
             // The newest.
@@ -451,6 +518,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             } else {
                 random_period(&mut self.rng)
             };
+            i.cfg_thresh = random_thresh(&mut self.rng, depth);
             if i.cfg_period > 100 && !i.rst && self.rng.chance(32) {
                 self.hold_until = g.samples() + 2;
             }
@@ -478,6 +546,7 @@ struct CfrCamTable {
 #[serde(deny_unknown_fields)]
 struct CfrCamReset {
     period: Option<u32>,
+    thresh: Option<u32>,
 }
 
 /// Parses and validates CFR_CAM's table of params text; `path` names it.
@@ -502,6 +571,7 @@ pub fn parse_config(text: &str, path: &str) -> Result<CfrCamConfig, ParamsError>
         shape,
         reset: CfrCamParams {
             period: r.period.unwrap_or(defaults.reset.period),
+            thresh: r.thresh.unwrap_or(defaults.reset.thresh),
         },
     };
     c.validate().map_err(perr)?;

@@ -89,12 +89,13 @@ impl Block for SwitchPortBlock {
         v[26] = i.crd_cfg_data as u128;
         v[27] = i.cam_cfg_valid as u128;
         v[28] = i.cam_cfg_period as u128;
-        v[29] = i.rcc_cfg_valid as u128;
-        v[30] = i.rcc_cfg_addr as u128;
-        v[31] = i.rcc_cfg_data as u128;
-        v[32] = i.sar_cfg_valid as u128;
-        v[33] = i.sar_cfg_addr as u128;
-        v[34] = i.sar_cfg_data as u128;
+        v[29] = i.cam_cfg_thresh as u128;
+        v[30] = i.rcc_cfg_valid as u128;
+        v[31] = i.rcc_cfg_addr as u128;
+        v[32] = i.rcc_cfg_data as u128;
+        v[33] = i.sar_cfg_valid as u128;
+        v[34] = i.sar_cfg_addr as u128;
+        v[35] = i.sar_cfg_data as u128;
     }
 
     #[inline]
@@ -132,12 +133,13 @@ impl Block for SwitchPortBlock {
         i.crd_cfg_data = v[26] as u32;
         i.cam_cfg_valid = v[27] != 0;
         i.cam_cfg_period = v[28] as u32;
-        i.rcc_cfg_valid = v[29] != 0;
-        i.rcc_cfg_addr = v[30] as u32;
-        i.rcc_cfg_data = v[31] as u32;
-        i.sar_cfg_valid = v[32] != 0;
-        i.sar_cfg_addr = v[33] as u32;
-        i.sar_cfg_data = v[34] as u32;
+        i.cam_cfg_thresh = v[29] as u32;
+        i.rcc_cfg_valid = v[30] != 0;
+        i.rcc_cfg_addr = v[31] as u32;
+        i.rcc_cfg_data = v[32] as u32;
+        i.sar_cfg_valid = v[33] != 0;
+        i.sar_cfg_addr = v[34] as u32;
+        i.sar_cfg_data = v[35] as u32;
         i
     }
 
@@ -478,6 +480,7 @@ impl Stimulus<SwitchPortBlock> for SwitchPortStimulus {
         i.cn_fb = crdi.cn_fb;
         i.cam_cfg_valid = cami.cfg_valid;
         i.cam_cfg_period = cami.cfg_period;
+        i.cam_cfg_thresh = cami.cfg_thresh;
         i.rcc_cfg_valid = rcci.cfg_valid;
         i.rcc_cfg_addr = rcci.cfg_addr;
         i.rcc_cfg_data = rcci.cfg_data;
