@@ -51,22 +51,3 @@ pub fn ports_of(block: &dyn Block) -> Vec<HdlPort> {
     block.accept("top", &mut p);
     p.ports
 }
-
-#[cfg(test)]
-mod tests {
-    use ccrtl_golden::cp::CpConfig;
-
-    #[test]
-    fn cp_ports_are_read_from_the_struct() {
-        let p = crate::cp::ports(&CpConfig::default());
-        let names: Vec<&str> = p.iter().map(|p| p.name.as_str()).collect();
-        assert_eq!(names[0], "clk");
-        assert!(names.contains(&"s_enq_len") && names.contains(&"q_depth"));
-        let len = p.iter().find(|p| p.name == "s_enq_len").unwrap();
-        assert!(len.input && len.width == 14);
-        let depth = p.iter().find(|p| p.name == "q_depth").unwrap();
-        assert!(!depth.input && depth.width == 24);
-        // Registers and local signals are not ports.
-        assert!(!names.iter().any(|n| n.contains("s1_") || *n == "sum"));
-    }
-}

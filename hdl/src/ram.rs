@@ -531,30 +531,3 @@ impl<const W: usize, const N: usize> Logic for SyncRam<W, N> {
         Verilog::Custom(v)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn banks_and_slices_fit_one_block_ram_each() {
-        let g = Geometry::of(18, 16);
-        assert_eq!((g.bank_bits, g.banks, g.slice_width), (14, 4, 1));
-        assert_eq!(g.slices(18).len(), 18);
-        let g = Geometry::of(14, 12);
-        assert_eq!((g.bank_bits, g.banks, g.slice_width), (12, 1, 4));
-        assert_eq!(g.slices(14), vec![(0, 4), (4, 4), (8, 4), (12, 2)]);
-        let g = Geometry::of(1, 8);
-        assert_eq!((g.bank_bits, g.banks, g.slice_width), (8, 1, 1));
-        // Every slice fits 16 kbit.
-        for n in 4..=17 {
-            for w in 1..=40 {
-                let g = Geometry::of(w, n);
-                assert!(
-                    (1usize << g.bank_bits) * g.slice_width <= 18 * 1024,
-                    "{w} x 2^{n}"
-                );
-            }
-        }
-    }
-}
