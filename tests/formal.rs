@@ -9,7 +9,10 @@
 //! proves every property on every proof configuration and on every shape of
 //! the menu, and runs every property on every planted bug, checking the
 //! whole set that fails and the set not proven (TIMING_DEEP).
-//! Formal runs are heavy: the tests of this file take turns (`HEAVY`).
+//! Formal runs are heavy: a run that is parallel itself (yosys `sat`
+//! tasks, one per core) or long (the deep tier's proofs) runs alone; the
+//! fast tier's sby runs, one task at a time each, run two side by side
+//! (`HEAVY`, `shared_turn`, `lone_turn`).
 
 #[macro_use]
 mod common;
@@ -17,14 +20,29 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::Mutex;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use ccrtl_golden::cp::{SUPPORTED_DEPTH_BITS, SUPPORTED_LEN_BITS, SUPPORTED_QUEUES};
 use common::tmp_dir;
 
-/// One solver run at a time: sby already runs a task's base case and
-/// induction step side by side.
-static HEAVY: Mutex<()> = Mutex::new(());
+/// Turns of the solver runs. `ccrtl formal` runs an sby file's tasks one
+/// after the other (one solver, and an induction's base case beside it), so
+/// two such runs share the machine's two cores (the fast tier's planted
+/// bugs: 225 s alone, about 2 minutes of CI saved side by side). A `sat`
+/// file's tasks already run one per core, and the deep tier's proofs are
+/// long enough that a slower solver could reach a time limit: those run
+/// alone.
+static HEAVY: RwLock<()> = RwLock::new(());
+
+/// A turn beside one other sby run.
+fn shared_turn() -> RwLockReadGuard<'static, ()> {
+    HEAVY.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A turn alone.
+fn lone_turn() -> RwLockWriteGuard<'static, ()> {
+    HEAVY.write().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Every task of formal/cp/cp.sby.
 const CP_TASKS: &[&str] = &[
@@ -1047,7 +1065,13 @@ fn with_result(json: &serde_json::Value, result: &str) -> BTreeSet<String> {
 /// proven, each naming a failed assertion (or unreached cover) and a trace
 /// that exists, that all others pass, and that the exit status is 1.
 fn check_bug(b: &Bug, tasks: &[&str]) {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    // rp's tasks are sat tasks (parallel themselves); the deep tier's
+    // bugs run every task (covers searched to their depth).
+    let _turn = if b.block == "rp" || tasks.is_empty() {
+        (None, Some(lone_turn()))
+    } else {
+        (Some(shared_turn()), None)
+    };
     let dir = tmp_dir(&format!("formal-{}", b.name));
     let v = plant(&proof_verilog(&dir, b.block, b.config), b);
     let file = dir.join(format!("ccrtl_{}.v", b.block));
@@ -1231,7 +1255,7 @@ fn pacer_clearing_one_cycle_short_fails_p3() {
     };
     check_bug(&b, &["p3_ready"]);
     // The same task passes on the file as emitted.
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = shared_turn();
     let dir = tmp_dir("formal-pacer-clean-p3");
     let (out, json) = formal(&dir, "pacer", None, &["p3_ready"]);
     assert_eq!(
@@ -1325,7 +1349,7 @@ fn pacer_p1_split_asserts_every_label_once() {
 /// many, a grant that does not take its cost out of the tokens.
 #[test]
 fn pacer_p4_window_lemma_passes_and_fails_on_a_wrong_rule() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = shared_turn();
     let dir = tmp_dir("formal-pacer-p4");
     let (out, json) = formal(&dir, "pacer", None, &["p4_window"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -1545,7 +1569,7 @@ fn every_planted_bug_applies_to_its_configuration() {
 #[test]
 #[ignore]
 fn every_property_holds_on_every_proof_configuration() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = lone_turn();
     for (block, tasks, configs) in BLOCKS {
         let dir = tmp_dir(&format!("formal-clean-{block}"));
         let (out, json) = formal(&dir, block, None, &[]);
@@ -1586,7 +1610,7 @@ fn every_property_holds_on_every_proof_configuration() {
 #[test]
 #[ignore]
 fn np_properties_hold_on_the_small_shape() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = lone_turn();
     let dir = tmp_dir("formal-np-small");
     let mut args = vec!["--params".to_string(), "formal/np/small-shape.toml".into()];
     for t in ["p1_cnp_rule", "p2_idle_zero", "p3_ready"] {
@@ -1617,7 +1641,7 @@ fn each_planted_bug_fails_exactly_its_properties() {
 #[test]
 #[ignore]
 fn every_shape_of_the_menu_is_proven() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = lone_turn();
     let mut shapes = vec![];
     for &d in SUPPORTED_DEPTH_BITS {
         for &l in SUPPORTED_LEN_BITS.iter().filter(|&&l| l <= d) {
@@ -1716,7 +1740,7 @@ fn a_file_emitted_with_other_parameters_is_refused() {
 
 #[test]
 fn a_run_that_fails_leaves_no_report_that_looks_current() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = shared_turn();
     let dir = tmp_dir("formal-stale");
     let results = dir.join("build/formal/cp");
     std::fs::create_dir_all(&results).unwrap();
@@ -1854,7 +1878,7 @@ fn a_bad_sat_task_file_is_refused_naming_it() {
 /// transparent, the task ends in an error naming the check, not a pass.
 #[test]
 fn a_sat_model_with_state_left_is_an_error() {
-    let _turn = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = lone_turn();
     let dir = tmp_dir("formal-sat-state");
     let text = "script = \"visit.ys\"\ntimeout = 600\n[[task]]\nname = \"p3_line_rate\"\n\
                 defines = [\"CHECK_P3\"]\n";

@@ -306,6 +306,12 @@ impl CfrCam {
         self.keys.iter().filter(|&&k| k == key).count() as u32
     }
 
+    /// Whether the answer of an earlier lookup still to come out is a hit
+    /// (a reset now must drop it).
+    pub fn hit_in_flight(&self) -> bool {
+        self.pipe.contains(&Some(true))
+    }
+
     /// Whether a lookup of `key` in the next step would hit.
     pub fn hits(&self, key: u128) -> bool {
         self.count(key) >= self.thresh

@@ -15,20 +15,23 @@
 //! one of them sends every packet for a while, filling the CAM)
 //! and from random ones; keys have their top bit set one time in two. The period is loaded now and then (0, 1,
 //! 2, small, the largest, any), with a threshold (1 most often, 0, small,
-//! `D`, `D + 1`, the largest, any), in runs of consecutive loads, with packets
+//! `D`, `D + 1`, the largest, 256 plus a small count, any), in runs of
+//! consecutive loads, with packets
 //! in the same cycle, and 0 or 1 just before a reset half of the time (the
 //! reset must restore the flags kept beside the period); one large period
 //! in eight is kept, with a packet every cycle and no reset, until two
 //! samples are taken at it (so that the count runs through its top bits).
-//! Resets come after 5 to 40, a few hundred or a few thousand cycles, held
-//! one to three cycles, with packets, lookups and loads in the reset
-//! cycles.
+//! Resets come after 5 to 40, a few hundred or a few thousand cycles, or
+//! (a quarter of them, once the CAM has had `20 D` cycles to fill) 1 to
+//! LATENCY cycles after a lookup that hits, so that a
+//! reset finds hit answers at every stage of the pipeline; held one to
+//! three cycles, with packets, lookups and loads in the reset cycles.
 //!
 //! Payloads of streams whose valid is low are randomised by the lockstep
 //! machinery, not here.
 
 use ccrtl_golden::cfr_cam::{
-    CfrCam, CfrCamConfig, CfrCamIn, CfrCamOut, CfrCamParams, CfrCamShape, PERIOD_BITS,
+    CfrCam, CfrCamConfig, CfrCamIn, CfrCamOut, CfrCamParams, CfrCamShape, LATENCY, PERIOD_BITS,
     SUPPORTED_DEPTHS, SUPPORTED_KEY_BITS, THRESH_BITS,
 };
 use serde::Deserialize;
@@ -152,6 +155,9 @@ impl Block for CfrCamBlock {
     fn cover(g: &CfrCam, prev: &CfrCamIn, i: &CfrCamIn, cov: &mut Coverage) {
         if i.rst {
             cov.hit(if prev.rst { RESET_HELD } else { RESET_MID_RUN });
+            if g.hit_in_flight() {
+                cov.hit(RESET_WITH_HIT_IN_FLIGHT);
+            }
             if i.pkt_valid || i.look_valid || i.cfg_valid {
                 cov.hit(TRAFFIC_IN_RESET);
             }
@@ -192,6 +198,10 @@ impl Block for CfrCamBlock {
         }
         let key = i.look_key & mask;
         let (c, t) = (g.count(key), g.thresh());
+        let top = 1 << (THRESH_BITS - 1);
+        if t >= top && t & (top - 1) <= c && c < t {
+            cov.hit(THRESH_TOP_BIT);
+        }
         match t {
             0 => cov.hit(THRESH_ZERO),
             t if t > g.config().shape.depth => cov.hit(THRESH_ABOVE_DEPTH),
@@ -246,6 +256,8 @@ const COVER: &[&str] = &[
     "lookup of a key held by T - 1 >= 1 entries (miss)",
     "lookup of a key held by every entry, T = D (hit)",
     "lookup in the cycle of a load changing T (old T)",
+    "lookup with T >= 256 whose low bits the count reaches (a miss; T cut to 8 bits would hit)",
+    "reset with a hit answer in flight",
 ];
 const HIT: usize = 0;
 const MISS: usize = 1;
@@ -270,12 +282,17 @@ const COUNT_AT_THRESH: usize = 19;
 const COUNT_BELOW_THRESH: usize = 20;
 const COUNT_FULL: usize = 21;
 const LOOKUP_WITH_THRESH_LOAD: usize = 22;
+const THRESH_TOP_BIT: usize = 23;
+const RESET_WITH_HIT_IN_FLIGHT: usize = 24;
 
 /// A random threshold: 1 (the seed's rule) most often, then small counts
-/// (what hot flows hold), 0, `depth`, `depth + 1`, the largest, any.
+/// (what hot flows hold), 0, `depth`, `depth + 1`, the largest, the top
+/// bit over a small count (a register or delay line a bit too narrow turns
+/// that miss into a hit; drawn from any value it came once in 8,000
+/// loads), any.
 pub fn random_thresh(r: &mut Rng, depth: u32) -> u32 {
     let max = (1 << THRESH_BITS) - 1;
-    match r.upto(15) {
+    match r.upto(16) {
         0 => 0,
         1..=5 => 1,
         6..=9 => r.range(2, 4),
@@ -283,6 +300,7 @@ pub fn random_thresh(r: &mut Rng, depth: u32) -> u32 {
         12 => depth,
         13 => depth + 1,
         14 => max - r.upto(2),
+        15 => (1 << (THRESH_BITS - 1)) + r.upto(4),
         _ => r.upto(max),
     }
 }
@@ -312,6 +330,11 @@ pub struct CfrCamStimulus {
     /// Cycles to the next reset; reset cycles still to come.
     reset_in: u32,
     reset_left: u32,
+    /// The next reset comes 1 to LATENCY cycles after the next lookup that
+    /// hits, once the CAM has had `20 D` cycles to fill and not while one
+    /// key floods it (a quarter of the resets): a reset must clear a hit answer at any stage of the
+    /// pipeline, which resets at random times catch rarely.
+    reset_on_hit: bool,
     /// Cycles to the next load; loads still to come in a run.
     cfg_in: u32,
     loads_left: u32,
@@ -360,6 +383,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             // The run starts with a reset held one to three cycles.
             reset_in: 0,
             reset_left: 0,
+            reset_on_hit: false,
             cfg_in: 30,
             loads_left: 0,
             pkt_256: 200,
@@ -392,6 +416,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             self.ghosts = g.keys().copied().collect();
             self.quiet_after_reset = self.rng.chance(128);
             self.reset_left = self.rng.upto(2);
+            self.reset_on_hit = self.rng.chance(64);
             self.reset_in = match self.rng.upto(3) {
                 0 => self.rng.range(5, 40),
                 1 => self.rng.range(200, 1_500) + 20 * depth,
@@ -475,6 +500,17 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             _ => self.random_key(),
         };
         i.look_key = look;
+        if self.reset_on_hit
+            && !self.flood
+            && self.since_reset > 20 * depth
+            && i.look_valid
+            && !i.rst
+            && !holding
+            && g.hits(look)
+        {
+            self.reset_on_hit = false;
+            self.reset_in = self.rng.upto(LATENCY as u32 - 1);
+        }
         // A packet of a reset cycle is ignored: its key is a ghost too.
         if i.rst {
             self.reset_pkt = i.pkt_valid.then_some(pkt);
