@@ -292,15 +292,15 @@ const RESET_WITH_HIT_IN_FLIGHT: usize = 24;
 /// loads), any.
 pub fn random_thresh(r: &mut Rng, depth: u32) -> u32 {
     let max = (1 << THRESH_BITS) - 1;
-    match r.upto(16) {
+    match r.upto(17) {
         0 => 0,
         1..=5 => 1,
         6..=9 => r.range(2, 4),
         10..=11 => r.range(5, 12),
-        12 => depth,
-        13 => depth + 1,
-        14 => max - r.upto(2),
-        15 => (1 << (THRESH_BITS - 1)) + r.upto(4),
+        12..=13 => depth,
+        14 => depth + 1,
+        15 => max - r.upto(2),
+        16 => (1 << (THRESH_BITS - 1)) + r.upto(4),
         _ => r.upto(max),
     }
 }
