@@ -332,8 +332,9 @@ pub struct CfrCamStimulus {
     reset_left: u32,
     /// The next reset comes 1 to LATENCY cycles after the next lookup that
     /// hits, once the CAM has had `20 D` cycles to fill and not while one
-    /// key floods it (a quarter of the resets): a reset must clear a hit answer at any stage of the
-    /// pipeline, which resets at random times catch rarely.
+    /// key floods it (a quarter of the resets): a reset must clear a hit
+    /// answer at any stage of the pipeline, which resets at random times
+    /// meet rarely.
     reset_on_hit: bool,
     /// Cycles to the next load; loads still to come in a run.
     cfg_in: u32,
