@@ -12,7 +12,8 @@
 //! held off then one time in two), and keys whose count of entries is at
 //! the threshold `T` or one off it. Packets come from a few hot flows
 //! (each a large share, so they hold several entries each; now and then
-//! one of them sends every packet for a while, filling the CAM)
+//! one of them sends every packet for a while, filling the CAM; in half of
+//! those floods `T = D` is loaded once the CAM holds only that key)
 //! and from random ones; keys have their top bit set one time in two. The period is loaded now and then (0, 1,
 //! 2, small, the largest, any), with a threshold (1 most often, 0, small,
 //! `D`, `D + 1`, the largest, 256 plus a small count, any), in runs of
@@ -346,6 +347,10 @@ pub struct CfrCamStimulus {
     mood_in: u32,
     /// Every packet of the mood is of `hot[0]` (the CAM fills with one key).
     flood: bool,
+    /// Once a flood has filled the CAM with `hot[0]`, load `T = D` (half
+    /// of the floods): a run of a million cycles met a full CAM at
+    /// `T = D` by chance too rarely at 256 entries (2 runs in 12 missed).
+    full_load: bool,
     /// Keys the CAM held at the last reset (forgotten by it): looked up
     /// after it, they must miss.
     ghosts: Vec<u128>,
@@ -391,6 +396,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             look_256: 220,
             mood_in: 500,
             flood: false,
+            full_load: false,
             ghosts: Vec::new(),
             since_reset: 0,
             quiet_after_reset: false,
@@ -433,6 +439,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             self.pkt_256 = self.rng.pick(&[256, 250, 200, 128, 30]);
             self.look_256 = self.rng.pick(&[256, 240, 160, 60]);
             self.flood = self.rng.chance(24);
+            self.full_load = self.flood && self.rng.chance(128);
             if self.rng.chance(32) {
                 let k = self.rng.upto(5) as usize;
                 self.hot[k] = self.random_key();
@@ -538,6 +545,15 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         if i.rst && self.rng.chance(64) {
             i.cfg_valid = true;
         }
+        let load_full = self.full_load
+            && !holding
+            && !i.rst
+            && g.thresh() != depth
+            && g.count(self.hot[0] & g.config().shape.key_mask()) == depth;
+        if load_full {
+            self.full_load = false;
+            i.cfg_valid = true;
+        }
         // A period of 0 or 1 loaded just before a reset: the reset must
         // restore the flags kept beside the period, not only the period.
         let load_before_reset = !holding && self.reset_in == 1 && self.rng.chance(128);
@@ -555,7 +571,11 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             } else {
                 random_period(&mut self.rng)
             };
-            i.cfg_thresh = random_thresh(&mut self.rng, depth);
+            i.cfg_thresh = if load_full {
+                depth
+            } else {
+                random_thresh(&mut self.rng, depth)
+            };
             if i.cfg_period > 100 && !i.rst && self.rng.chance(32) {
                 self.hold_until = g.samples() + 2;
             }
