@@ -659,6 +659,20 @@ fn verify_status(rows: &[VerifyRow], allow_missed_coverage: bool) -> ExitCode {
     } else if stopped {
         ExitCode::from(2)
     } else if vacuous || (missed && !allow_missed_coverage) {
+        // Printed on stderr also with --json, whose stdout is the report.
+        for r in rows {
+            let missed = r.coverage_missed();
+            if !missed.is_empty() && !allow_missed_coverage {
+                eprintln!(
+                    "{}: {} of {} coverage points not hit ({}); run more cycles, \
+                     or pass --allow-missed-coverage",
+                    r.block,
+                    missed.len(),
+                    r.report.coverage.points().len(),
+                    missed.join("; ")
+                );
+            }
+        }
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
