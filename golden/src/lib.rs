@@ -13,6 +13,8 @@
 pub mod cfr_cam;
 pub mod cp;
 pub mod crd;
+pub mod dctcp_rx;
+pub mod dctcp_tx;
 pub mod error;
 pub mod nic;
 pub mod np;
