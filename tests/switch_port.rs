@@ -230,8 +230,17 @@ const FB_UNREAD: &str = "rcc_sched reads s_fb only with s_fb_valid (its contract
      without its valid is ignored), and s_fb_valid is fb_q0: the default that zeroes s_fb \
      when fb_q0 is low (or, deleted, a latch of the last m_fb) never reaches rcc_sched's state";
 
+const ONE_QUEUE: &str = "the port's cp has one queue and marks at enqueue: it ignores its \
+     queue selects and the dequeue's ECN, which the glue ties to 0 (a 1, or no value, is not \
+     looked at)";
+const DATA_TOP_BIT: &str = "no register of this shape is that wide (sar: 8-port masks and an \
+     8-bit margin; crd: 20-bit qeq; rcc_sched: 20-bit W); data bits above a register's width \
+     are ignored (each block's register contract)";
+const DEQ_ECN_UNREAD: &str = "cp's dequeue ECN output is not used by the port (waived: it \
+     marks at enqueue)";
+
 /// Mutants of the glue that no stimulus can tell apart from the original,
-/// each with its reason.
+/// each with its reason (the full run: docs/switch_port.md, Status).
 const EQUIVALENT_SWITCH_PORT: &[Equivalent] = &[
     eq_in(
         "ccrtl_switch_port",
@@ -244,5 +253,95 @@ const EQUIVALENT_SWITCH_PORT: &[Equivalent] = &[
         "delete statement",
         "rcc$s_fb = 32'h0;",
         FB_UNREAD,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "cp$s_enq_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "cp$s_enq_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "cp$s_deq_ecn = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "cp$s_deq_ecn = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "cp$s_deq_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "cp$s_deq_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "cp$s_cfg_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "cp$s_cfg_queue = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "32'h0 -> 32'h1",
+        "cp$depth_sel = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "delete statement",
+        "cp$depth_sel = 32'h0;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "width-truncated ccrtl_switch_port.sar$s_cfg_data [15:0] -> [14:0]",
+        "reg  [15:0] sar$s_cfg_data;",
+        DATA_TOP_BIT,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "width-truncated ccrtl_switch_port.crd$s_cfg_data [23:0] -> [22:0]",
+        "reg  [23:0] crd$s_cfg_data;",
+        DATA_TOP_BIT,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "width-truncated ccrtl_switch_port.rcc$s_cfg_data [23:0] -> [22:0]",
+        "reg  [23:0] rcc$s_cfg_data;",
+        DATA_TOP_BIT,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "width-truncated ccrtl_switch_port.cp$s_deq_ecn [1:0] -> [0:0]",
+        "reg  [1:0] cp$s_deq_ecn;",
+        ONE_QUEUE,
+    ),
+    eq_in(
+        "ccrtl_switch_port",
+        "width-truncated ccrtl_switch_port.cp$m_deq_ecn [1:0] -> [0:0]",
+        "wire  [1:0] cp$m_deq_ecn;",
+        DEQ_ECN_UNREAD,
     ),
 ];
