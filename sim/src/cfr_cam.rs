@@ -367,6 +367,13 @@ pub struct CfrCamStimulus {
 }
 
 impl CfrCamStimulus {
+    /// A large period is being kept until two samples are taken at it
+    /// (loads and resets held off): a composition that drives the CAM's
+    /// reset from its own stimulus holds that off too (switch_port).
+    pub fn holding(&self, g: &CfrCam) -> bool {
+        g.samples() < self.hold_until && g.period() != 0
+    }
+
     /// A random key of the port's width, its top bit set one time in two.
     fn random_key(&mut self) -> u128 {
         let k = ((self.rng.next_u64() as u128) << 64) | self.rng.next_u64() as u128;
@@ -411,7 +418,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
 
     fn next_into(&mut self, g: &CfrCam, i: &mut CfrCamIn) {
         let depth = g.config().shape.depth;
-        let holding = g.samples() < self.hold_until && g.period() != 0;
+        let holding = self.holding(g);
         // Resets.
         if holding {
             // (Held off.)
