@@ -103,6 +103,12 @@ const CFR_CAM_TASKS: &[&str] = &[
 /// fewest entries (eight), so that the base case fills the CAM.
 const CFR_CAM_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/dctcp_rx/dctcp_rx.sby.
+const DCTCP_RX_TASKS: &[&str] = &["p1_ack_rule", "p2_idle_zero", "p3_ready", "cover"];
+
+/// The configuration of formal/dctcp_rx/: 16 flows, `m` reset to 3.
+const DCTCP_RX_CONFIGS: &[&str] = &["params-tiny"];
+
 /// Every task of formal/sar/sar.sby.
 const SAR_TASKS: &[&str] = &[
     "p1_decision",
@@ -137,6 +143,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("sar", SAR_TASKS, SAR_CONFIGS),
     ("crd", CRD_TASKS, CRD_CONFIGS),
     ("rcc_sched", RCC_SCHED_TASKS, RCC_SCHED_CONFIGS),
+    ("dctcp_rx", DCTCP_RX_TASKS, DCTCP_RX_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -767,6 +774,79 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_ready",
     },
+    // ---- DCTCP_RX (params-tiny: 16 flows, m = 3 after reset) ----
+    Bug {
+        // The word of the event one ahead (decided in the last cycle) not
+        // forwarded: back-to-back events of one flow see a stale word.
+        name: "dctcp_rx_forward_one_ahead_missing",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[("            cur = w1_word$q;", "            cur = p7_fword$q;", 1)],
+        fails: &["p1_ack_rule"],
+        unproven: &[],
+        fast_also: "p2_idle_zero",
+    },
+    Bug {
+        // The flip ACK carries the new CE bit as its ECE.
+        name: "dctcp_rx_flip_ece_new",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[("            o_flip_ece$d = cur_ce;", "            o_flip_ece$d = p7_ce$q;", 1)],
+        fails: &["p1_ack_rule"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
+    Bug {
+        // The event eight ahead (its write collides with the read) not
+        // forwarded.
+        name: "dctcp_rx_forward_eight_ahead_missing",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[(
+            "        p6_h8$d = w6_we$q & (p5_flow$q == w6_flow$q);",
+            "        p6_h8$d = 1'b0;",
+            1,
+        )],
+        fails: &["p1_ack_rule"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
+    Bug {
+        // The clearing stops one flow early: the last flow keeps its
+        // power-up word, and `s_evt_ready` rises a cycle early.
+        name: "dctcp_rx_clearing_skips_the_last_flow",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[("localparam  last_flow = 4'hf;", "localparam  last_flow = 4'he;", 1)],
+        fails: &["p1_ack_rule", "p3_ready"],
+        unproven: &[],
+        fast_also: "p2_idle_zero",
+    },
+    Bug {
+        // The ack slot's count is not zeroed when no ACK leaves.
+        name: "dctcp_rx_idle_count_not_zeroed",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[(
+            "        o_ack_count$d = 32'h0;\n        o_ack_ece$d = 1'b0;\n",
+            "        o_ack_ece$d = 1'b0;\n",
+            1,
+        )],
+        fails: &["p2_idle_zero"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
+    Bug {
+        // No flip ACK is ever sent: the packets before a CE change are
+        // never acknowledged.
+        name: "dctcp_rx_flip_never_sent",
+        block: "dctcp_rx",
+        config: "params-tiny",
+        edits: &[("                flip = |cur_p;", "                flip = 1'b0;", 1)],
+        fails: &["p1_ack_rule", "cover"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
     Bug {
         // The cut's floor compares the reduced rate with r_min - 1: a cut
         // can leave Rc one below the floor.
@@ -950,6 +1030,9 @@ const FAST: &[&str] = &[
     "rcc_sched_not_work_conserving",
     "rcc_sched_wnc_from_wc",
     "rcc_sched_c_eligible_one_byte_more",
+    "dctcp_rx_forward_one_ahead_missing",
+    "dctcp_rx_clearing_skips_the_last_flow",
+    "dctcp_rx_idle_count_not_zeroed",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1223,6 +1306,21 @@ fn np_clearing_that_skips_the_last_flow_fails_p1_and_p3() {
 #[test]
 fn np_idle_flow_not_zeroed_fails_p2_only() {
     fast_bug("np_idle_flow_not_zeroed");
+}
+
+#[test]
+fn dctcp_rx_forward_one_ahead_missing_fails_p1_only() {
+    fast_bug("dctcp_rx_forward_one_ahead_missing");
+}
+
+#[test]
+fn dctcp_rx_clearing_that_skips_the_last_flow_fails_p1_and_p3() {
+    fast_bug("dctcp_rx_clearing_skips_the_last_flow");
+}
+
+#[test]
+fn dctcp_rx_idle_count_not_zeroed_fails_p2_only() {
+    fast_bug("dctcp_rx_idle_count_not_zeroed");
 }
 
 /// Deep tier: the cover search that finds nothing takes minutes.

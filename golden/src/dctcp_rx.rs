@@ -283,6 +283,9 @@ pub struct DctcpRx {
     /// A ring: `pipe[(head + i) % LATENCY]` holds the decision (flow and
     /// ACKs) of the event of `i + 1` cycles ago.
     pipe: [(u32, Decision); LATENCY],
+    /// The flows of the events accepted in the same cycles as `pipe`'s
+    /// entries (`None`: no event accepted), for [`DctcpRx::since_event`].
+    accepted: [Option<u32>; LATENCY],
     head: usize,
 }
 
@@ -297,6 +300,7 @@ impl DctcpRx {
             busy_left: config.shape.flows(),
             cycle: 0,
             pipe: [(0, Decision::default()); LATENCY],
+            accepted: [None; LATENCY],
             head: 0,
         })
     }
@@ -334,6 +338,14 @@ impl DctcpRx {
         self.flows[(flow & mask(self.config.shape.flow_bits)) as usize]
     }
 
+    /// Cycles since the newest event of `flow` accepted in the last
+    /// [`LATENCY`] cycles (1: the cycle before the next step), if any: the
+    /// forwarding distance the RTL sees (stimulus and coverage read it).
+    pub fn since_event(&self, flow: u32) -> Option<usize> {
+        let flow = flow & mask(self.config.shape.flow_bits);
+        (0..LATENCY).find(|&i| self.accepted[(self.head + i) % LATENCY] == Some(flow)).map(|i| i + 1)
+    }
+
     /// The outputs during the next step's cycle, before its clock edge.
     #[inline]
     pub fn outputs(&self) -> DctcpRxOut {
@@ -364,12 +376,14 @@ impl DctcpRx {
         self.head = (self.head + LATENCY - 1) % LATENCY;
         if i.rst {
             self.pipe = [(0, Decision::default()); LATENCY];
+            self.accepted = [None; LATENCY];
             self.flows.fill(FlowState::default());
             self.m = self.config.reset.m;
             self.busy_left = self.config.shape.flows();
             return out;
         }
         let mut entry = (0, Decision::default());
+        self.accepted[self.head] = None;
         if i.evt_valid && self.busy_left == 0 {
             let flow = i.evt_flow & mask(self.config.shape.flow_bits);
             let st = &mut self.flows[flow as usize];
@@ -379,6 +393,7 @@ impl DctcpRx {
                 st.packet(i.evt_ce, self.m)
             };
             entry = (flow, d);
+            self.accepted[self.head] = Some(flow);
         }
         self.pipe[self.head] = entry;
         self.busy_left = self.busy_left.saturating_sub(1);

@@ -8,6 +8,7 @@
 pub mod cfr_cam;
 pub mod cp;
 pub mod crd;
+pub mod dctcp_rx;
 pub mod emit;
 pub mod mul;
 pub mod nic;

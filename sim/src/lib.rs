@@ -6,6 +6,7 @@ pub mod cfr_cam;
 pub mod commands;
 pub mod cp;
 pub mod crd;
+pub mod dctcp_rx;
 pub mod formal;
 pub mod fsutil;
 pub mod lockstep;

@@ -16,6 +16,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::crd::CrdBlock>::NEW,
     &Registered::<crate::rcc_sched::RccSchedBlock>::NEW,
     &Registered::<crate::switch_port::SwitchPortBlock>::NEW,
+    &Registered::<crate::dctcp_rx::DctcpRxBlock>::NEW,
 ];
 
 /// The names of the blocks.
