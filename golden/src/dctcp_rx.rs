@@ -236,6 +236,19 @@ impl FlowState {
     }
 }
 
+/// The per-packet rule a receiver model follows: DCTCP's (this module), or
+/// LDCP's ([`crate::ldcp_rx`]). The shell around it (flow table, timing,
+/// reset, clearing, ports) is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rule {
+    /// Seed 000 §3.2: CE state per flow, delayed ACKs of one CE value.
+    #[default]
+    Dctcp,
+    /// Seed 001 §2: delayed ACKs of unmarked packets only, every CE packet
+    /// ACKed at once and alone.
+    Ldcp,
+}
+
 /// Inputs of one clock cycle (the block's input ports, clock excluded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DctcpRxIn {
@@ -276,6 +289,7 @@ pub struct DctcpRxOut {
 #[derive(Clone)]
 pub struct DctcpRx {
     config: DctcpRxConfig,
+    rule: Rule,
     flows: Vec<FlowState>,
     m: u32,
     busy_left: u32,
@@ -292,9 +306,15 @@ pub struct DctcpRx {
 impl DctcpRx {
     /// A model as just after a reset (busy for its first `F` steps).
     pub fn new(config: DctcpRxConfig) -> Result<DctcpRx, ParamError> {
+        DctcpRx::with_rule(config, Rule::Dctcp)
+    }
+
+    /// As [`DctcpRx::new`], following `rule` per packet.
+    pub fn with_rule(config: DctcpRxConfig, rule: Rule) -> Result<DctcpRx, ParamError> {
         config.validate()?;
         Ok(DctcpRx {
             config,
+            rule,
             flows: vec![FlowState::default(); config.shape.flows() as usize],
             m: config.reset.m,
             busy_left: config.shape.flows(),
@@ -307,6 +327,11 @@ impl DctcpRx {
 
     pub fn config(&self) -> &DctcpRxConfig {
         &self.config
+    }
+
+    /// The per-packet rule the model follows.
+    pub fn rule(&self) -> Rule {
+        self.rule
     }
 
     /// `m` in force now (for the next step).
@@ -387,10 +412,10 @@ impl DctcpRx {
         if i.evt_valid && self.busy_left == 0 {
             let flow = i.evt_flow & mask(self.config.shape.flow_bits);
             let st = &mut self.flows[flow as usize];
-            let d = if i.evt_flush {
-                st.flush()
-            } else {
-                st.packet(i.evt_ce, self.m)
+            let d = match (i.evt_flush, self.rule) {
+                (true, _) => st.flush(),
+                (false, Rule::Dctcp) => st.packet(i.evt_ce, self.m),
+                (false, Rule::Ldcp) => crate::ldcp_rx::packet(st, i.evt_ce, self.m),
             };
             entry = (flow, d);
             self.accepted[self.head] = Some(flow);
@@ -409,6 +434,7 @@ impl std::fmt::Debug for DctcpRx {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DctcpRx")
             .field("config", &self.config)
+            .field("rule", &self.rule)
             .field("cycle", &self.cycle)
             .field("m", &self.m)
             .field("busy_left", &self.busy_left)
@@ -417,12 +443,12 @@ impl std::fmt::Debug for DctcpRx {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::xorshift;
     use std::collections::VecDeque;
 
-    fn rst() -> DctcpRxIn {
+    pub(crate) fn rst() -> DctcpRxIn {
         DctcpRxIn {
             rst: true,
             ..DctcpRxIn::default()
@@ -430,11 +456,19 @@ mod tests {
     }
 
     /// A model of `flow_bits` with reset value `m`, reset and cleared (ready).
-    fn cleared(flow_bits: u32, m: u32) -> DctcpRx {
-        let mut rx = DctcpRx::new(DctcpRxConfig {
-            shape: DctcpRxShape { flow_bits },
-            reset: DctcpRxParams { m },
-        })
+    pub(crate) fn cleared(flow_bits: u32, m: u32) -> DctcpRx {
+        cleared_with(Rule::Dctcp, flow_bits, m)
+    }
+
+    /// As [`cleared`], following `rule`.
+    pub(crate) fn cleared_with(rule: Rule, flow_bits: u32, m: u32) -> DctcpRx {
+        let mut rx = DctcpRx::with_rule(
+            DctcpRxConfig {
+                shape: DctcpRxShape { flow_bits },
+                reset: DctcpRxParams { m },
+            },
+            rule,
+        )
         .unwrap();
         rx.step(&rst());
         while !rx.ready() {
@@ -443,7 +477,7 @@ mod tests {
         rx
     }
 
-    fn pkt(flow: u32, ce: bool) -> DctcpRxIn {
+    pub(crate) fn pkt(flow: u32, ce: bool) -> DctcpRxIn {
         DctcpRxIn {
             evt_valid: true,
             evt_flow: flow,
@@ -452,7 +486,7 @@ mod tests {
         }
     }
 
-    fn flush(flow: u32) -> DctcpRxIn {
+    pub(crate) fn flush(flow: u32) -> DctcpRxIn {
         DctcpRxIn {
             evt_valid: true,
             evt_flow: flow,
@@ -461,14 +495,14 @@ mod tests {
         }
     }
 
-    fn load(mut i: DctcpRxIn, m: u32) -> DctcpRxIn {
+    pub(crate) fn load(mut i: DctcpRxIn, m: u32) -> DctcpRxIn {
         (i.cfg_valid, i.cfg_m) = (true, m);
         i
     }
 
     /// The ACKs on one output cycle as `(slot, flow, count, ece)`, slot 0 the
     /// flip ACK, after checking that idle slots are all zero.
-    fn acks(o: &DctcpRxOut) -> Vec<(u8, u32, u32, bool)> {
+    pub(crate) fn acks(o: &DctcpRxOut) -> Vec<(u8, u32, u32, bool)> {
         let mut v = vec![];
         if o.flip_valid {
             v.push((0, o.flip_flow, o.flip_count, o.flip_ece));
@@ -485,7 +519,7 @@ mod tests {
 
     /// Steps through `ins` and LATENCY idle cycles; returns each input
     /// cycle's ACKs, read off the outputs.
-    fn decisions(rx: &mut DctcpRx, ins: &[DctcpRxIn]) -> Vec<Vec<(u8, u32, u32, bool)>> {
+    pub(crate) fn decisions(rx: &mut DctcpRx, ins: &[DctcpRxIn]) -> Vec<Vec<(u8, u32, u32, bool)>> {
         let idle = [DctcpRxIn::default(); LATENCY];
         let outs: Vec<DctcpRxOut> = ins.iter().chain(&idle).map(|i| rx.step(i)).collect();
         outs[LATENCY..].iter().map(acks).collect()
@@ -782,7 +816,7 @@ mod tests {
 
     /// A random input stream: hot flows, CE in runs, flushes, loads of `m`
     /// and (if `resets`) resets.
-    fn random_inputs(seed: u32, len: usize, resets: bool) -> Vec<DctcpRxIn> {
+    pub(crate) fn random_inputs(seed: u32, len: usize, resets: bool) -> Vec<DctcpRxIn> {
         let mut r = seed;
         let mut ce_run = [false; 16];
         (0..len)

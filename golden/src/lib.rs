@@ -15,6 +15,7 @@ pub mod cp;
 pub mod crd;
 pub mod dctcp_rx;
 pub mod dctcp_tx;
+pub mod ldcp_rx;
 pub mod error;
 pub mod nic;
 pub mod np;

@@ -42,8 +42,16 @@
 //!   registers. The loop is one cycle through `w1`: a 3:1 multiplexer, a
 //!   4-bit compare and increment, a 2:1 multiplexer.
 //! - n+8: `m_flip_*`, `m_ack_*`.
+//!
+//! # LDCP's rule (`ldcp_rx`, hdl/src/ldcp_rx.rs)
+//! The same block with the generation-time flag `ldcp`: a CE packet is
+//! ACKed at once and alone (its group is complete whatever `m`), and the
+//! CE bit written is always 0, so every CE packet meets a word with CE 0,
+//! takes the change path (the unmarked packets pending on the flip slot,
+//! itself on the ack slot) and leaves `P = 0`. Synthesis removes the
+//! other rule's logic.
 
-use ccrtl_golden::dctcp_rx::{DctcpRxConfig, DctcpRxIn, DctcpRxOut, LATENCY};
+use ccrtl_golden::dctcp_rx::{DctcpRxConfig, DctcpRxIn, DctcpRxOut, Rule, LATENCY};
 use ccrtl_golden::ParamError;
 use rust_hdl::prelude::*;
 
@@ -201,19 +209,24 @@ pub struct DctcpRx<const FB: usize> {
     ack_ece: Signal<Local, Bit>,
     word: Signal<Local, Bits<5>>,
     sweep: Signal<Local, Bit>,
+    /// A packet that changes CE is ACKed at once (`m <= 1`, or LDCP).
+    at_once: Signal<Local, Bit>,
 
     reset_m: Param<Bits<4>>,
     last_flow: Param<Bits<FB>>,
+    /// LDCP's rule (see the module docs).
+    ldcp: Param<Bit>,
 }
 
 impl<const FB: usize> DctcpRx<FB> {
-    /// The block with the reset value of `config`. The caller has validated
-    /// `config` and chosen `FB` equal to its shape.
-    pub fn new(config: &DctcpRxConfig) -> Self {
+    /// The block with the reset value of `config`, following `rule`. The
+    /// caller has validated `config` and chosen `FB` equal to its shape.
+    pub fn new(config: &DctcpRxConfig, rule: Rule) -> Self {
         assert_eq!(config.shape.flow_bits as usize, FB);
         Self {
             reset_m: Param::new((config.reset.m as u64).to_bits()),
             last_flow: Param::new(((1u64 << FB) - 1).to_bits()),
+            ldcp: Param::new(rule == Rule::Ldcp),
             ..Default::default()
         }
     }
@@ -246,6 +259,7 @@ impl<const FB: usize> Logic for DctcpRx<FB> {
         self.cur_ce.next = self.cur.val().get_bit(4);
         self.cur_p.next = self.cur.val().get_bits::<4>(0);
         self.inc.next = self.cur_p.val() + 1;
+        self.at_once.next = self.p7_lone.q.val() | self.ldcp.val();
         // A flush: the pending packets, if any, on the ack slot.
         self.new_ce.next = self.cur_ce.val();
         self.new_p.next = 0.into();
@@ -266,11 +280,11 @@ impl<const FB: usize> Logic for DctcpRx<FB> {
                 // flip slot; the packet starts a group of its own, ACKed at
                 // once when `m <= 1`.
                 self.flip.next = self.cur_p.val().any();
-                self.new_ce.next = self.p7_ce.q.val();
-                self.ack.next = self.p7_lone.q.val();
+                self.new_ce.next = self.p7_ce.q.val() & !self.ldcp.val();
+                self.ack.next = self.at_once.val();
                 self.ack_count.next = 1.into();
                 self.ack_ece.next = self.p7_ce.q.val();
-                if !self.p7_lone.q.val() {
+                if !self.at_once.val() {
                     self.new_p.next = 1.into();
                 }
             }
@@ -474,12 +488,21 @@ impl<const FB: usize> Logic for DctcpRx<FB> {
 
 // ---- emission and simulation ---------------------------------------------
 
-/// rust-hdl's Verilog for DCTCP_RX, as `generate_verilog` writes it.
-pub fn raw_verilog(config: &DctcpRxConfig) -> Result<String, ParamError> {
+/// The block name of a rule (the emitted module is `ccrtl_<name>`).
+fn block_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::Dctcp => "dctcp_rx",
+        Rule::Ldcp => "ldcp_rx",
+    }
+}
+
+/// rust-hdl's Verilog for the receiver of `rule`, as `generate_verilog`
+/// writes it.
+pub fn raw_verilog_of(config: &DctcpRxConfig, rule: Rule) -> Result<String, ParamError> {
     config.validate()?;
     macro_rules! make {
         ($f:literal) => {{
-            let mut b = DctcpRx::<$f>::new(config);
+            let mut b = DctcpRx::<$f>::new(config, rule);
             b.connect_all();
             generate_verilog(&b)
         }};
@@ -487,16 +510,20 @@ pub fn raw_verilog(config: &DctcpRxConfig) -> Result<String, ParamError> {
     Ok(crate::dispatch_dctcp_rx_shape!(config.shape, make))
 }
 
-/// The finished Verilog file for DCTCP_RX.
-pub fn verilog(config: &DctcpRxConfig) -> Result<String, ParamError> {
-    let raw = raw_verilog(config)?;
+/// The finished Verilog file of the receiver of `rule`.
+pub fn verilog_of(config: &DctcpRxConfig, rule: Rule) -> Result<String, ParamError> {
+    let raw = raw_verilog_of(config, rule)?;
     let params = [
         ("flow_bits", config.shape.flow_bits.to_string()),
         ("reset.m", format!("{} packets", config.reset.m)),
     ];
+    let purpose = match rule {
+        Rule::Dctcp => "DCTCP receiver: per flow the CE state, delayed ACKs of at most m packets, an immediate ACK when CE flips",
+        Rule::Ldcp => "LDCP receiver: delayed ACKs of at most m unmarked packets, every CE packet ACKed at once with ECE",
+    };
     Ok(crate::emit::finish(
-        "dctcp_rx",
-        "DCTCP receiver: per flow the CE state, delayed ACKs of at most m packets, an immediate ACK when CE flips",
+        block_name(rule),
+        purpose,
         &format!(
             "II = 1; ACKs {LATENCY} cycles after their event; s_evt_ready low for 2^flow_bits cycles after reset"
         ),
@@ -505,19 +532,43 @@ pub fn verilog(config: &DctcpRxConfig) -> Result<String, ParamError> {
     ))
 }
 
-/// The rust-hdl DCTCP_RX block for a configuration.
-pub fn sim(
+/// The rust-hdl block of the receiver of `rule`.
+pub fn sim_of(
     config: &DctcpRxConfig,
+    rule: Rule,
 ) -> Result<Box<dyn crate::sim::CycleSim<DctcpRxIn, DctcpRxOut>>, ParamError> {
     config.validate()?;
     macro_rules! make {
         ($f:literal) => {{
-            let mut b = DctcpRx::<$f>::new(config);
+            let mut b = DctcpRx::<$f>::new(config, rule);
             b.connect_all();
             Box::new(DctcpRxSim(b)) as Box<dyn crate::sim::CycleSim<DctcpRxIn, DctcpRxOut>>
         }};
     }
     Ok(crate::dispatch_dctcp_rx_shape!(config.shape, make))
+}
+
+/// The ports of the receiver for a validated configuration, read from the
+/// struct (the same for both rules).
+pub fn ports(config: &DctcpRxConfig) -> Vec<crate::ports::HdlPort> {
+    macro_rules! make {
+        ($f:literal) => {{
+            crate::ports::ports_of(&DctcpRx::<$f>::new(config, Rule::Dctcp))
+        }};
+    }
+    crate::dispatch_dctcp_rx_shape!(config.shape, make)
+}
+
+/// The finished Verilog file for DCTCP_RX.
+pub fn verilog(config: &DctcpRxConfig) -> Result<String, ParamError> {
+    verilog_of(config, Rule::Dctcp)
+}
+
+/// The rust-hdl DCTCP_RX block for a configuration.
+pub fn sim(
+    config: &DctcpRxConfig,
+) -> Result<Box<dyn crate::sim::CycleSim<DctcpRxIn, DctcpRxOut>>, ParamError> {
+    sim_of(config, Rule::Dctcp)
 }
 
 struct DctcpRxSim<const FB: usize>(DctcpRx<FB>);
@@ -555,16 +606,6 @@ impl<const FB: usize> crate::sim::CycleSim<DctcpRxIn, DctcpRxOut> for DctcpRxSim
         );
         out
     }
-}
-
-/// The ports of DCTCP_RX for a validated configuration, read from the struct.
-pub fn ports(config: &DctcpRxConfig) -> Vec<crate::ports::HdlPort> {
-    macro_rules! make {
-        ($f:literal) => {{
-            crate::ports::ports_of(&DctcpRx::<$f>::new(config))
-        }};
-    }
-    crate::dispatch_dctcp_rx_shape!(config.shape, make)
 }
 
 /// Expands `$make!(FB)` for the run-time shape `$shape`, over every

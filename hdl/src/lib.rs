@@ -10,6 +10,7 @@ pub mod cp;
 pub mod crd;
 pub mod dctcp_rx;
 pub mod emit;
+pub mod ldcp_rx;
 pub mod mul;
 pub mod nic;
 pub mod np;

@@ -22,8 +22,8 @@
 //! randomised by the lockstep machinery or here, not held at 0.
 
 use ccrtl_golden::dctcp_rx::{
-    DctcpRx, DctcpRxConfig, DctcpRxIn, DctcpRxOut, DctcpRxParams, DctcpRxShape, LATENCY, M_BITS,
-    SUPPORTED_FLOW_BITS,
+    DctcpRx, DctcpRxConfig, DctcpRxIn, DctcpRxOut, DctcpRxParams, DctcpRxShape, Rule, LATENCY,
+    M_BITS, SUPPORTED_FLOW_BITS,
 };
 use serde::Deserialize;
 
@@ -48,40 +48,17 @@ impl Block for DctcpRxBlock {
 
     #[inline]
     fn encode_in(i: &DctcpRxIn, v: &mut [u128]) {
-        v[0] = i.rst as u128;
-        v[1] = i.evt_valid as u128;
-        v[2] = i.evt_flow as u128;
-        v[3] = i.evt_flush as u128;
-        v[4] = i.evt_ce as u128;
-        v[5] = i.cfg_valid as u128;
-        v[6] = i.cfg_m as u128;
+        encode_in(i, v)
     }
 
     #[inline]
     fn decode_in(v: &[u128]) -> DctcpRxIn {
-        // Values were checked against the port widths by the caller.
-        DctcpRxIn {
-            rst: v[0] != 0,
-            evt_valid: v[1] != 0,
-            evt_flow: v[2] as u32,
-            evt_flush: v[3] != 0,
-            evt_ce: v[4] != 0,
-            cfg_valid: v[5] != 0,
-            cfg_m: v[6] as u32,
-        }
+        decode_in(v)
     }
 
     #[inline]
     fn encode_out(o: &DctcpRxOut, v: &mut [u128]) {
-        v[0] = o.evt_ready as u128;
-        v[1] = o.flip_valid as u128;
-        v[2] = o.flip_flow as u128;
-        v[3] = o.flip_count as u128;
-        v[4] = o.flip_ece as u128;
-        v[5] = o.ack_valid as u128;
-        v[6] = o.ack_flow as u128;
-        v[7] = o.ack_count as u128;
-        v[8] = o.ack_ece as u128;
+        encode_out(o, v)
     }
 
     fn golden(c: &DctcpRxConfig) -> DctcpRx {
@@ -112,28 +89,19 @@ impl Block for DctcpRxBlock {
     const SHORT_PARAMS: &'static str = "[dctcp_rx]\nflow_bits = 8\n[dctcp_rx.reset]\nm = 3\n";
 
     fn parse_config(text: &str, path: &str) -> Result<DctcpRxConfig, ParamsError> {
-        parse_config(text, path)
+        parse_config(text, path, Rule::Dctcp)
     }
 
     fn menu() -> Vec<DctcpRxConfig> {
-        SUPPORTED_FLOW_BITS
-            .iter()
-            .map(|&flow_bits| DctcpRxConfig {
-                shape: DctcpRxShape { flow_bits },
-                reset: DctcpRxParams::default(),
-            })
-            .collect()
+        menu()
     }
 
     fn random_reset(c: &DctcpRxConfig, r: &mut Rng) -> DctcpRxConfig {
-        DctcpRxConfig {
-            shape: c.shape,
-            reset: DctcpRxParams { m: random_m(r) },
-        }
+        random_reset(c, r)
     }
 
     fn describe(c: &DctcpRxConfig) -> String {
-        format!("flow_bits={} reset: m={}", c.shape.flow_bits, c.reset.m)
+        describe(c)
     }
 
     fn coverage_points() -> &'static [&'static str] {
@@ -142,6 +110,82 @@ impl Block for DctcpRxBlock {
 
     #[inline]
     fn cover(g: &DctcpRx, prev: &DctcpRxIn, i: &DctcpRxIn, cov: &mut Coverage) {
+        cover(g, prev, i, cov)
+    }
+}
+
+/// The input ports' values, in port order.
+#[inline]
+pub fn encode_in(i: &DctcpRxIn, v: &mut [u128]) {
+    {
+        v[0] = i.rst as u128;
+        v[1] = i.evt_valid as u128;
+        v[2] = i.evt_flow as u128;
+        v[3] = i.evt_flush as u128;
+        v[4] = i.evt_ce as u128;
+        v[5] = i.cfg_valid as u128;
+        v[6] = i.cfg_m as u128;
+    }
+}
+
+/// The inputs from the input ports' values.
+#[inline]
+pub fn decode_in(v: &[u128]) -> DctcpRxIn {
+    // Values were checked against the port widths by the caller.
+    DctcpRxIn {
+        rst: v[0] != 0,
+        evt_valid: v[1] != 0,
+        evt_flow: v[2] as u32,
+        evt_flush: v[3] != 0,
+        evt_ce: v[4] != 0,
+        cfg_valid: v[5] != 0,
+        cfg_m: v[6] as u32,
+    }
+}
+
+/// The output ports' values, in port order.
+#[inline]
+pub fn encode_out(o: &DctcpRxOut, v: &mut [u128]) {
+    v[0] = o.evt_ready as u128;
+    v[1] = o.flip_valid as u128;
+    v[2] = o.flip_flow as u128;
+    v[3] = o.flip_count as u128;
+    v[4] = o.flip_ece as u128;
+    v[5] = o.ack_valid as u128;
+    v[6] = o.ack_flow as u128;
+    v[7] = o.ack_count as u128;
+    v[8] = o.ack_ece as u128;
+}
+
+/// Every shape of the menu, with the default reset value.
+pub fn menu() -> Vec<DctcpRxConfig> {
+    SUPPORTED_FLOW_BITS
+        .iter()
+        .map(|&flow_bits| DctcpRxConfig {
+            shape: DctcpRxShape { flow_bits },
+            reset: DctcpRxParams::default(),
+        })
+        .collect()
+}
+
+/// `c` with a random reset value of `m`.
+pub fn random_reset(c: &DctcpRxConfig, r: &mut Rng) -> DctcpRxConfig {
+    DctcpRxConfig {
+        shape: c.shape,
+        reset: DctcpRxParams { m: random_m(r) },
+    }
+}
+
+/// The shape and the reset value, on one line.
+pub fn describe(c: &DctcpRxConfig) -> String {
+    format!("flow_bits={} reset: m={}", c.shape.flow_bits, c.reset.m)
+}
+
+/// The corner-case points the cycle about to run hits (both rules: with
+/// LDCP's the flow's CE bit is always 0, so a CE packet is a "CE change").
+#[inline]
+pub fn cover(g: &DctcpRx, prev: &DctcpRxIn, i: &DctcpRxIn, cov: &mut Coverage) {
+    {
         if i.rst {
             if prev.rst {
                 cov.hit(RESET_HELD);
@@ -223,7 +267,8 @@ impl Block for DctcpRxBlock {
     }
 }
 
-const COVER: &[&str] = &[
+/// The coverage points of both receivers.
+pub const COVER: &[&str] = &[
     "packet joins its group (no ACK)",
     "packet completes its group (ACK of P + 1 >= max(m, 1) packets)",
     "packet completes a group of 15 (the largest count)",
@@ -262,7 +307,8 @@ const FLIP_PENDING: usize = 4;
 const FLIP_NOTHING: usize = 5;
 const BOTH_SLOTS: usize = 6;
 const FLIP_TO_CE: usize = 7;
-const FLIP_TO_NOT_CE: usize = 8;
+/// Unreachable with LDCP's rule (its flows' CE bit is always 0).
+pub const FLIP_TO_NOT_CE: usize = 8;
 const FLUSH_PENDING: usize = 9;
 const FLUSH_NOTHING: usize = 10;
 const M_ZERO: usize = 11;
@@ -337,7 +383,12 @@ impl DctcpRxStimulus {
     }
 }
 
-impl Stimulus<DctcpRxBlock> for DctcpRxStimulus {
+/// Both receivers' stimulus (their inputs, golden shell and configuration
+/// are the same).
+impl<B> Stimulus<B> for DctcpRxStimulus
+where
+    B: Block<Config = DctcpRxConfig, In = DctcpRxIn, Golden = DctcpRx>,
+{
     fn new(config: &DctcpRxConfig, seed: u64) -> DctcpRxStimulus {
         let mut rng = Rng::new(seed);
         let flows = config.shape.flows();
@@ -487,10 +538,12 @@ impl Stimulus<DctcpRxBlock> for DctcpRxStimulus {
 
 // ---- the params file ---------------------------------------------------------
 
-/// DCTCP_RX's table: `[dctcp_rx]` with `flow_bits` and `[dctcp_rx.reset]`.
+/// The receivers' tables: `[dctcp_rx]` and `[ldcp_rx]`, each with
+/// `flow_bits` and a `reset` table.
 #[derive(Debug, Default, Deserialize)]
 struct DctcpRxFile {
     dctcp_rx: Option<DctcpRxTable>,
+    ldcp_rx: Option<DctcpRxTable>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -506,13 +559,18 @@ struct DctcpRxReset {
     m: Option<u32>,
 }
 
-/// Parses and validates DCTCP_RX's table of params text; `path` names it.
-pub fn parse_config(text: &str, path: &str) -> Result<DctcpRxConfig, ParamsError> {
+/// Parses and validates the table of the receiver of `rule` (`[dctcp_rx]`
+/// or `[ldcp_rx]`, the same fields) of params text; `path` names it.
+pub fn parse_config(text: &str, path: &str, rule: Rule) -> Result<DctcpRxConfig, ParamsError> {
     let file: DctcpRxFile = toml::from_str(text).map_err(|e| ParamsError::File {
         path: path.to_string(),
         message: e.to_string().trim_end().to_string(),
     })?;
-    let t = file.dctcp_rx.unwrap_or_default();
+    let t = match rule {
+        Rule::Dctcp => file.dctcp_rx,
+        Rule::Ldcp => file.ldcp_rx,
+    }
+    .unwrap_or_default();
     let perr = |error| ParamsError::Param {
         path: path.to_string(),
         error,

@@ -9,6 +9,7 @@ pub mod crd;
 pub mod dctcp_rx;
 pub mod formal;
 pub mod fsutil;
+pub mod ldcp_rx;
 pub mod lockstep;
 pub mod mutate;
 pub mod nic;

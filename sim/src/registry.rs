@@ -17,6 +17,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::rcc_sched::RccSchedBlock>::NEW,
     &Registered::<crate::switch_port::SwitchPortBlock>::NEW,
     &Registered::<crate::dctcp_rx::DctcpRxBlock>::NEW,
+    &Registered::<crate::ldcp_rx::LdcpRxBlock>::NEW,
 ];
 
 /// The names of the blocks.
