@@ -21,37 +21,10 @@ fn shape(flow_bits: u32, m: u32) -> DctcpRxConfig {
 }
 
 impl BlockTests for DctcpRxBlock {
-    /// Reset, then 30 to 300 cycles (the clearing of 16 flows takes the
-    /// first 16): an event in most cycles, of four flows most often (so
-    /// every forwarding distance comes), CE at random (so flips come
-    /// often), a flush one event in eight; an `m` load one cycle in 16
-    /// (0, 1 and 2 most often, so groups are ACKed and left above `m`); a
-    /// reset one cycle in 300.
+    /// `common::rx::traces`: CE one packet in two (so CE changes come
+    /// often).
     fn traces(config: &DctcpRxConfig) -> BoxedStrategy<Vec<DctcpRxIn>> {
-        let mask = config.shape.flows() - 1;
-        let flow = prop_oneof![4 => 0u32..4, 1 => 0..=mask];
-        let m = prop_oneof![3 => 0u32..3, 1 => 0u32..16];
-        let cycle = (0u16..300, 0u8..8, flow, 0u8..8, any::<bool>(), 0u8..16, m);
-        prop::collection::vec(cycle, 30..300)
-            .prop_map(|cycles| {
-                let mut trace = vec![DctcpRxIn {
-                    rst: true,
-                    ..DctcpRxIn::default()
-                }];
-                for (r, valid, flow, flush, ce, load, m) in cycles {
-                    trace.push(DctcpRxIn {
-                        rst: r == 0,
-                        evt_valid: valid != 0,
-                        evt_flow: flow,
-                        evt_flush: flush == 0,
-                        evt_ce: ce,
-                        cfg_valid: load == 0,
-                        cfg_m: m,
-                    });
-                }
-                trace
-            })
-            .boxed()
+        common::rx::traces(config, 2)
     }
 
     /// 16 flows, `m = 2` after reset: a group of two is ACKed, a CE change
@@ -84,7 +57,10 @@ impl BlockTests for DctcpRxBlock {
         vec![
             ("[dctcp_rx]\nflow_bits = 9\n", "`flow_bits`"),
             ("[dctcp_rx]\nflow_bits = 20\n", "`flow_bits`"),
-            ("[dctcp_rx]\nflow_bits = 8\n[dctcp_rx.reset]\nm = 16\n", "`m`"),
+            (
+                "[dctcp_rx]\nflow_bits = 8\n[dctcp_rx.reset]\nm = 16\n",
+                "`m`",
+            ),
             ("[dctcp_rx]\nflows = 16\n", "unknown field `flows`"),
             ("[dctcp_rx]\nflow_bits = -3\n", "line 2"),
         ]

@@ -23,36 +23,10 @@ fn shape(flow_bits: u32, m: u32) -> DctcpRxConfig {
 }
 
 impl BlockTests for LdcpRxBlock {
-    /// Reset, then 30 to 300 cycles (the clearing of 16 flows takes the
-    /// first 16): an event in most cycles, of four flows most often, CE one
-    /// packet in four (so unmarked groups pend when a CE packet comes), a
-    /// flush one event in eight; an `m` load one cycle in 16 (0 to 2 most
-    /// often); a reset one cycle in 300.
+    /// `common::rx::traces`: CE one packet in four (so unmarked groups
+    /// pend when a CE packet comes).
     fn traces(config: &DctcpRxConfig) -> BoxedStrategy<Vec<DctcpRxIn>> {
-        let mask = config.shape.flows() - 1;
-        let flow = prop_oneof![4 => 0u32..4, 1 => 0..=mask];
-        let m = prop_oneof![3 => 0u32..3, 1 => 0u32..16];
-        let cycle = (0u16..300, 0u8..8, flow, 0u8..8, 0u8..4, 0u8..16, m);
-        prop::collection::vec(cycle, 30..300)
-            .prop_map(|cycles| {
-                let mut trace = vec![DctcpRxIn {
-                    rst: true,
-                    ..DctcpRxIn::default()
-                }];
-                for (r, valid, flow, flush, ce, load, m) in cycles {
-                    trace.push(DctcpRxIn {
-                        rst: r == 0,
-                        evt_valid: valid != 0,
-                        evt_flow: flow,
-                        evt_flush: flush == 0,
-                        evt_ce: ce == 0,
-                        cfg_valid: load == 0,
-                        cfg_m: m,
-                    });
-                }
-                trace
-            })
-            .boxed()
+        common::rx::traces(config, 4)
     }
 
     /// 16 flows, `m = 2` after reset: a CE packet after one unmarked packet
@@ -104,54 +78,194 @@ const EQUIVALENT_LDCP_RX: &[Equivalent] = &[
         reason: CE_BIT_ZERO,
         nth: 0,
     },
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] flow_ram$write_data;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] flow_ram$read_data_a;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] word;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] p6_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] p6_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] p7_ram$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] p7_ram$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] p7_fword$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] p7_fword$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w1_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w1_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w2_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w2_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w3_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w3_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w4_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w4_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w5_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w5_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w6_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w6_word$q;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "reg  [4:0] w7_word$d;", CE_BIT_ZERO),
-    eq("width-truncated * [4:0] -> [3:0]", "wire  [4:0] w7_word$q;", CE_BIT_ZERO),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] flow_ram$write_data;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] flow_ram$read_data_a;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] word;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] p6_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] p6_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] p7_ram$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] p7_ram$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] p7_fword$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] p7_fword$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w1_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w1_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w2_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w2_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w3_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w3_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w4_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w4_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w5_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w5_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w6_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w6_word$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "reg  [4:0] w7_word$d;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "width-truncated * [4:0] -> [3:0]",
+        "wire  [4:0] w7_word$q;",
+        CE_BIT_ZERO,
+    ),
     eq("delete statement", "new_ce = cur_ce;", CE_BIT_ZERO),
     eq("delete statement", "new_ce = p7_ce$q & ~ldcp;", CE_BIT_ZERO),
-    eq("load-late p7_ce$q -> p7_ce__late", "new_ce = p7_ce$q & ~ldcp;", CE_BIT_ZERO),
-    eq("32'h4 -> 32'h5", "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);", CE_BIT_ZERO),
-    eq("5'h1f -> 5'h0 #2", "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);", CE_BIT_ZERO),
-    eq("<< -> >>", "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);", CE_BIT_ZERO),
+    eq(
+        "load-late p7_ce$q -> p7_ce__late",
+        "new_ce = p7_ce$q & ~ldcp;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "32'h4 -> 32'h5",
+        "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "5'h1f -> 5'h0 #2",
+        "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "<< -> >>",
+        "word = ((new_p) & 5'h1f) | (((new_ce) & 5'h1f) << 32'h4);",
+        CE_BIT_ZERO,
+    ),
     eq("delete statement", "o_flip_ece$d = 1'b0;", CE_BIT_ZERO),
     eq("delete statement", "o_flip_ece$d = cur_ce;", CE_BIT_ZERO),
-    eq("reset-not-cleared o_flip_ece$d", "o_flip_ece$d = 1'b0;", CE_BIT_ZERO),
-    eq("load-early o_flip_ece$q -> o_flip_ece$d", "m_flip_ece = o_flip_ece$q;", CE_BIT_ZERO),
-    eq("load-late p7_lone$q -> p7_lone__late", "at_once = p7_lone$q | ldcp;", AT_ONCE),
+    eq(
+        "reset-not-cleared o_flip_ece$d",
+        "o_flip_ece$d = 1'b0;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "load-early o_flip_ece$q -> o_flip_ece$d",
+        "m_flip_ece = o_flip_ece$q;",
+        CE_BIT_ZERO,
+    ),
+    eq(
+        "load-late p7_lone$q -> p7_lone__late",
+        "at_once = p7_lone$q | ldcp;",
+        AT_ONCE,
+    ),
     eq("32'h1 -> 32'h2", "new_p = 32'h1;", AT_ONCE),
     eq("delete statement", "new_p = 32'h1;", AT_ONCE),
     eq("32'h1 -> 32'h2", "p2_lone$d = p1_m$q <= 32'h1;", AT_ONCE),
     eq("delete statement", "p2_lone$d = p1_m$q <= 32'h1;", AT_ONCE),
     eq("delete statement", "p3_lone$d = p2_lone$q;", AT_ONCE),
-    eq("load-late p2_lone$q -> p2_lone__late", "p3_lone$d = p2_lone$q;", AT_ONCE),
+    eq(
+        "load-late p2_lone$q -> p2_lone__late",
+        "p3_lone$d = p2_lone$q;",
+        AT_ONCE,
+    ),
     eq("delete statement", "p4_lone$d = p3_lone$q;", AT_ONCE),
-    eq("load-late p3_lone$q -> p3_lone__late", "p4_lone$d = p3_lone$q;", AT_ONCE),
+    eq(
+        "load-late p3_lone$q -> p3_lone__late",
+        "p4_lone$d = p3_lone$q;",
+        AT_ONCE,
+    ),
     eq("delete statement", "p5_lone$d = p4_lone$q;", AT_ONCE),
-    eq("load-late p4_lone$q -> p4_lone__late", "p5_lone$d = p4_lone$q;", AT_ONCE),
+    eq(
+        "load-late p4_lone$q -> p4_lone__late",
+        "p5_lone$d = p4_lone$q;",
+        AT_ONCE,
+    ),
     eq("delete statement", "p6_lone$d = p5_lone$q;", AT_ONCE),
-    eq("load-late p5_lone$q -> p5_lone__late", "p6_lone$d = p5_lone$q;", AT_ONCE),
+    eq(
+        "load-late p5_lone$q -> p5_lone__late",
+        "p6_lone$d = p5_lone$q;",
+        AT_ONCE,
+    ),
     eq("delete statement", "p7_lone$d = p6_lone$q;", AT_ONCE),
-    eq("load-late p6_lone$q -> p6_lone__late", "p7_lone$d = p6_lone$q;", AT_ONCE),
+    eq(
+        "load-late p6_lone$q -> p6_lone__late",
+        "p7_lone$d = p6_lone$q;",
+        AT_ONCE,
+    ),
 ];
 
 const fn eq(change: &'static str, original: &'static str, reason: &'static str) -> Equivalent {

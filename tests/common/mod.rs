@@ -3,6 +3,7 @@
 
 #[macro_use]
 pub mod conformance;
+pub mod rx;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
