@@ -117,15 +117,13 @@ impl Block for DctcpRxBlock {
 /// The input ports' values, in port order.
 #[inline]
 pub fn encode_in(i: &DctcpRxIn, v: &mut [u128]) {
-    {
-        v[0] = i.rst as u128;
-        v[1] = i.evt_valid as u128;
-        v[2] = i.evt_flow as u128;
-        v[3] = i.evt_flush as u128;
-        v[4] = i.evt_ce as u128;
-        v[5] = i.cfg_valid as u128;
-        v[6] = i.cfg_m as u128;
-    }
+    v[0] = i.rst as u128;
+    v[1] = i.evt_valid as u128;
+    v[2] = i.evt_flow as u128;
+    v[3] = i.evt_flush as u128;
+    v[4] = i.evt_ce as u128;
+    v[5] = i.cfg_valid as u128;
+    v[6] = i.cfg_m as u128;
 }
 
 /// The inputs from the input ports' values.
@@ -185,84 +183,82 @@ pub fn describe(c: &DctcpRxConfig) -> String {
 /// LDCP's the flow's CE bit is always 0, so a CE packet is a "CE change").
 #[inline]
 pub fn cover(g: &DctcpRx, prev: &DctcpRxIn, i: &DctcpRxIn, cov: &mut Coverage) {
-    {
-        if i.rst {
-            if prev.rst {
-                cov.hit(RESET_HELD);
-            } else if !g.ready() {
-                cov.hit(RESET_WHILE_CLEARING);
-            } else {
-                cov.hit(RESET_MID_RUN);
-            }
-            if i.evt_valid {
-                cov.hit(EVENT_IN_RESET);
-            }
-            if i.cfg_valid {
-                cov.hit(CFG_IN_RESET);
-            }
-            return;
+    if i.rst {
+        if prev.rst {
+            cov.hit(RESET_HELD);
+        } else if !g.ready() {
+            cov.hit(RESET_WHILE_CLEARING);
+        } else {
+            cov.hit(RESET_MID_RUN);
+        }
+        if i.evt_valid {
+            cov.hit(EVENT_IN_RESET);
         }
         if i.cfg_valid {
-            if prev.cfg_valid && !prev.rst {
-                cov.hit(CFG_BACK_TO_BACK);
-            }
-            if i.evt_valid {
-                cov.hit(CFG_WITH_EVENT);
-            }
+            cov.hit(CFG_IN_RESET);
         }
-        if !i.evt_valid {
-            return;
+        return;
+    }
+    if i.cfg_valid {
+        if prev.cfg_valid && !prev.rst {
+            cov.hit(CFG_BACK_TO_BACK);
         }
-        if !g.ready() {
-            cov.hit(REFUSED_WHILE_CLEARING);
-            if prev.rst {
-                cov.hit(RIGHT_AFTER_RESET);
-            }
-            return;
+        if i.evt_valid {
+            cov.hit(CFG_WITH_EVENT);
         }
-        if let Some(d) = g.since_event(i.evt_flow) {
-            cov.hit(SINCE_1 + d - 1);
+    }
+    if !i.evt_valid {
+        return;
+    }
+    if !g.ready() {
+        cov.hit(REFUSED_WHILE_CLEARING);
+        if prev.rst {
+            cov.hit(RIGHT_AFTER_RESET);
         }
-        let st = g.flow(i.evt_flow);
-        let m = g.m();
-        let m_eff = m.max(1);
-        if i.evt_flush {
-            cov.hit(if st.pending > 0 {
-                FLUSH_PENDING
-            } else {
-                FLUSH_NOTHING
-            });
-            return;
+        return;
+    }
+    if let Some(d) = g.since_event(i.evt_flow) {
+        cov.hit(SINCE_1 + d - 1);
+    }
+    let st = g.flow(i.evt_flow);
+    let m = g.m();
+    let m_eff = m.max(1);
+    if i.evt_flush {
+        cov.hit(if st.pending > 0 {
+            FLUSH_PENDING
+        } else {
+            FLUSH_NOTHING
+        });
+        return;
+    }
+    if m == 0 {
+        cov.hit(M_ZERO);
+    }
+    if i.evt_ce == st.ce {
+        if st.pending >= m_eff {
+            cov.hit(GROUP_ABOVE_M);
         }
-        if m == 0 {
-            cov.hit(M_ZERO);
-        }
-        if i.evt_ce == st.ce {
-            if st.pending >= m_eff {
-                cov.hit(GROUP_ABOVE_M);
-            }
-            if st.pending + 1 >= m_eff {
-                cov.hit(GROUP_ACKED);
-                if st.pending + 1 == (1 << M_BITS) - 1 {
-                    cov.hit(LARGEST_GROUP);
-                }
-            } else {
-                cov.hit(GROUP_GROWS);
+        if st.pending + 1 >= m_eff {
+            cov.hit(GROUP_ACKED);
+            if st.pending + 1 == (1 << M_BITS) - 1 {
+                cov.hit(LARGEST_GROUP);
             }
         } else {
-            cov.hit(if st.pending > 0 {
-                FLIP_PENDING
-            } else {
-                FLIP_NOTHING
-            });
-            if st.pending > 0 && m_eff == 1 {
-                cov.hit(BOTH_SLOTS);
-            }
-            if i.evt_ce {
-                cov.hit(FLIP_TO_CE);
-            } else {
-                cov.hit(FLIP_TO_NOT_CE);
-            }
+            cov.hit(GROUP_GROWS);
+        }
+    } else {
+        cov.hit(if st.pending > 0 {
+            FLIP_PENDING
+        } else {
+            FLIP_NOTHING
+        });
+        if st.pending > 0 && m_eff == 1 {
+            cov.hit(BOTH_SLOTS);
+        }
+        if i.evt_ce {
+            cov.hit(FLIP_TO_CE);
+        } else {
+            cov.hit(FLIP_TO_NOT_CE);
         }
     }
 }
