@@ -243,6 +243,8 @@ enum Engine {
 }
 
 fn main() -> ExitCode {
+    // The revision of this build (build.rs), for the headers of emitted files.
+    ccrtl_hdl::emit::set_git_rev(env!("CCRTL_GIT_REV"));
     // Ctrl-C: remove the temporaries in flight (partial outputs, Verilator
     // builds), then exit.
     let _ = ctrlc::set_handler(|| {

@@ -959,7 +959,7 @@ pub fn synth(entry: &dyn Entry, params: &ParamsFile, o: &SynthOpts) -> Result<Re
         ccrtl: format!(
             "{} (git {})",
             ccrtl_hdl::emit::CCRTL_VERSION,
-            ccrtl_hdl::emit::CCRTL_GIT_REV
+            ccrtl_hdl::emit::git_rev()
         ),
         verilog,
         pnr: o.pnr,

@@ -1,4 +1,4 @@
-//! Records the git commit the Verilog generator is built from, for the
+//! Records the git commit the `ccrtl` command is built from, for the
 //! header of every emitted file.
 use std::process::Command;
 
@@ -27,7 +27,7 @@ fn main() {
         .filter(|p| std::path::Path::new(p).exists())
         .collect();
     if watched.is_empty() {
-        for p in ["../.git/HEAD", "../.git/index", "../.git/refs/heads"] {
+        for p in [".git/HEAD", ".git/index", ".git/refs/heads"] {
             println!("cargo:rerun-if-changed={p}");
         }
     }
