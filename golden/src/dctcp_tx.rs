@@ -19,7 +19,9 @@
 //! signed 32-bit number, is positive ([`after`], Linux's `after()`).
 //!
 //! The first ACK of a flow not seen since the last reset initialises it:
-//! `SND.UNA = SEG.ACK`, `WindowEnd = SND.NXT`, both byte counters 0,
+//! `SND.UNA = SEG.ACK`, `WindowEnd = SND.NXT` (or `SEG.ACK` if it is after
+//! `SND.NXT`: every window then holds less than `2^32` bytes, so the
+//! counters never saturate; docs/dctcp_tx.md), both byte counters 0,
 //! `alpha = 1`, `cwnd = clamp(init_cwnd)`, `ssthresh` = [`CWND_MAX`] (slow
 //! start), the byte-counting accumulator 0, no cut in this window; its ECE
 //! is not looked at. Any later ACK is *acceptable* when `SEG.ACK` is after
@@ -33,9 +35,16 @@
 //!    floor(marked * 2^10 / acked)` ([`window_fraction`]); `alpha = alpha -
 //!    (alpha >> gshift) + ((M << 6) >> gshift)` ([`alpha_next`]); `WindowEnd
 //!    = SND.NXT`; `acked = marked = 0`; the window's cut flag is cleared.
-//! 3. *Cut*, if ECE and the flag is clear: `cwnd = clamp(cwnd - ((cwnd *
-//!    alpha10) >> 11))` ([`cut`]) with `alpha10 = alpha >> 6`; `ssthresh =
-//!    cwnd`; the accumulator is 0; the flag is set.
+//! 3. *Cut*, if ECE and the flag is clear: `cwnd = clamp(cwnd ⊖ ((base *
+//!    alpha10) >> 11))` ([`cut_from`]) with `alpha10 = alpha >> 6` and `⊖`
+//!    a subtraction that stops at 0; `ssthresh = cwnd`; the accumulator is
+//!    0; the flag is set. `base` is the flow's `cwnd` as it stood
+//!    [`CUT_LAG`] cycles before: after its last ACK accepted in cycle `n -
+//!    4` or earlier (since the last reset), or `clamp(init_cwnd)` under the
+//!    registers of cycle `n` if it had none then (its first ACK came
+//!    later). When the flow's previous ACK is 4 or more cycles old, `base =
+//!    cwnd` and this is the plain cut `cwnd - floor(cwnd * alpha10 /
+//!    2048)` ([`cut`]).
 //! 4. *Increase*, if the flag is clear (no cut since the window began): if
 //!    `cwnd < ssthresh`, `cwnd += min(b, 2 mss)` (slow start); else the
 //!    accumulator adds `b` (saturating at [`CWND_MAX`]) and, if it is then
@@ -55,7 +64,11 @@
 //!
 //! # Timing (the interface contract the RTL must meet)
 //! - One ACK per cycle (II = 1), including back-to-back ACKs of one flow,
-//!   which see each other's updates exactly.
+//!   which see each other's updates exactly, but for the cut's `base`: the
+//!   product of the cut is computed from the flow's `cwnd` of [`CUT_LAG`]
+//!   cycles before (step 3), so that the multiplier is not inside the
+//!   one-cycle loop that updates `cwnd` (docs/dctcp_tx.md, "Why the cut
+//!   lags").
 //! - An ACK accepted in cycle `n` has its result on the outputs during cycle
 //!   `n + LATENCY` (`n + 24`). The outputs are registered (they depend on
 //!   state only); every field is 0 when `cc_valid` is low.
@@ -80,6 +93,10 @@ pub use crate::register::Register;
 
 /// Cycles from an accepted ACK to its result on the outputs.
 pub const LATENCY: usize = 24;
+/// The cut of an ACK accepted in cycle `n` multiplies the flow's `cwnd`
+/// after its ACKs accepted up to cycle `n - CUT_LAG` (rule step 3): the
+/// RTL's multiplier takes its operand 3 cycles before the `cwnd` loop.
+pub const CUT_LAG: u64 = 4;
 /// Width of `cwnd`, `ssthresh`, the byte-counting accumulator and the
 /// `init_cwnd`, `cwnd_min`, `cwnd_max` registers (bytes).
 pub const CWND_BITS: u32 = 24;
@@ -346,8 +363,16 @@ pub fn alpha_next(alpha: u32, m: u32, gshift: u32) -> u32 {
 /// `CWND_BITS + 11` = 35 bits.
 #[inline]
 pub fn cut(cwnd: u32, alpha10: u32) -> u32 {
-    let p = u64::from(cwnd) * u64::from(alpha10); // 35 bits
-    cwnd - (p >> (ALPHA10_FRAC_BITS + 1)) as u32
+    cut_from(cwnd, cwnd, alpha10)
+}
+
+/// The block's cut before the clamp: `cwnd - floor(base * alpha10 / 2^11)`,
+/// stopping at 0 (`base` can exceed `2 cwnd` only when a register write or
+/// a cut came between; [`CUT_LAG`]). [`cut`] is `base = cwnd`.
+#[inline]
+pub fn cut_from(cwnd: u32, base: u32, alpha10: u32) -> u32 {
+    let p = u64::from(base) * u64::from(alpha10); // 35 bits
+    cwnd.saturating_sub((p >> (ALPHA10_FRAC_BITS + 1)) as u32)
 }
 
 /// The per-flow state of a flow seen since the last reset: 219 bits in the
@@ -388,7 +413,11 @@ impl FlowState {
     pub fn first(p: &DctcpTxParams, seg_ack: u32, snd_nxt: u32) -> FlowState {
         FlowState {
             snd_una: seg_ack,
-            window_end: snd_nxt,
+            window_end: if after(seg_ack, snd_nxt) {
+                seg_ack
+            } else {
+                snd_nxt
+            },
             acked: 0,
             marked: 0,
             alpha: ALPHA_ONE,
@@ -405,8 +434,16 @@ impl FlowState {
         self.alpha >> (ALPHA_FRAC_BITS - ALPHA10_FRAC_BITS)
     }
 
-    /// A later ACK, under the registers `p`: steps 1 to 5 of the rule.
-    pub fn ack(&mut self, p: &DctcpTxParams, seg_ack: u32, ece: bool, snd_nxt: u32) -> AckResult {
+    /// A later ACK, under the registers `p`: steps 1 to 5 of the rule, the
+    /// cut's product from `cut_base` (`self.cwnd` for the plain rule).
+    pub fn ack(
+        &mut self,
+        p: &DctcpTxParams,
+        seg_ack: u32,
+        ece: bool,
+        snd_nxt: u32,
+        cut_base: u32,
+    ) -> AckResult {
         let mut r = AckResult::default();
         if !after(seg_ack, self.snd_una) || after(seg_ack, snd_nxt) {
             return r;
@@ -431,7 +468,7 @@ impl FlowState {
         // 3. Cut, at most once per window.
         if ece && !self.cut_done {
             r.cut = true;
-            self.cwnd = p.clamp(cut(self.cwnd, self.alpha10()));
+            self.cwnd = p.clamp(cut_from(self.cwnd, cut_base, self.alpha10()));
             self.ssthresh = self.cwnd;
             self.ca_acc = 0;
             self.cut_done = true;
@@ -508,6 +545,13 @@ pub struct DctcpTx {
     /// `i + 1` cycles ago (`cc_valid` low for a cycle with none).
     pipe: [DctcpTxOut; LATENCY],
     head: usize,
+    /// The ACKs accepted in the last `CUT_LAG - 1` cycles, oldest first:
+    /// (cycle, flow, the flow's `cwnd` before it, `None` for a first ACK).
+    /// The cut's `base` is the `cwnd` before the oldest of a flow's.
+    recent: Vec<(u64, u32, Option<u32>)>,
+    /// The flows of the ACKs accepted in the same cycles as `pipe`'s
+    /// entries (`None`: none accepted), for [`DctcpTx::since_event`].
+    accepted: [Option<u32>; LATENCY],
 }
 
 impl DctcpTx {
@@ -522,6 +566,8 @@ impl DctcpTx {
             cycle: 0,
             pipe: [DctcpTxOut::default(); LATENCY],
             head: 0,
+            recent: Vec::with_capacity(CUT_LAG as usize),
+            accepted: [None; LATENCY],
         })
     }
 
@@ -559,6 +605,35 @@ impl DctcpTx {
         self.flows[(flow & mask(self.config.shape.flow_bits)) as usize]
     }
 
+    /// Cycles since the newest ACK of `flow` accepted in the last
+    /// `LATENCY` cycles (1: the last cycle), `None` if there is none. (For
+    /// stimulus and coverage.)
+    pub fn since_event(&self, flow: u32) -> Option<usize> {
+        let flow = flow & mask(self.config.shape.flow_bits);
+        (0..LATENCY)
+            .find(|&i| self.accepted[(self.head + i) % LATENCY] == Some(flow))
+            .map(|i| i + 1)
+    }
+
+    /// The cut's `base` for an ACK of `flow` accepted in the next step (rule
+    /// step 3): `None` if the flow is not seen. (For stimulus and coverage.)
+    pub fn cut_base(&self, flow: u32) -> Option<u32> {
+        let flow = flow & mask(self.config.shape.flow_bits);
+        let st = self.flows[flow as usize]?;
+        let now = self.cycle;
+        Some(
+            match self
+                .recent
+                .iter()
+                .find(|r| r.1 == flow && r.0 + CUT_LAG > now)
+            {
+                None => st.cwnd,
+                Some(&(_, _, Some(c))) => c,
+                Some(&(_, _, None)) => self.regs.clamp(self.regs.init_cwnd),
+            },
+        )
+    }
+
     /// The outputs during the next step's cycle, before its clock edge.
     #[inline]
     pub fn outputs(&self) -> DctcpTxOut {
@@ -574,30 +649,44 @@ impl DctcpTx {
     #[inline]
     pub fn step(&mut self, i: &DctcpTxIn) -> DctcpTxOut {
         let out = self.outputs();
+        let now = self.cycle;
         self.cycle += 1;
         // Shift the result pipeline by one stage.
         self.head = (self.head + LATENCY - 1) % LATENCY;
         if i.rst {
             self.pipe = [DctcpTxOut::default(); LATENCY];
             self.flows.fill(None);
+            self.recent.clear();
+            self.accepted = [None; LATENCY];
             self.regs = self.config.reset;
             self.busy_left = self.config.shape.flows();
             return out;
         }
         let mut res = DctcpTxOut::default();
+        self.accepted[self.head] = None;
+        // ACKs of cycle now - CUT_LAG and before no longer lag.
+        self.recent.retain(|&(c, _, _)| c + CUT_LAG > now);
         if i.ack_valid && self.busy_left == 0 {
             let flow = i.ack_flow & mask(self.config.shape.flow_bits);
             let slot = &mut self.flows[flow as usize];
+            let before = slot.map(|st| st.cwnd);
             let (st, r) = match slot {
                 None => (
                     slot.insert(FlowState::first(&self.regs, i.ack_seq, i.ack_snd_nxt)),
                     AckResult::default(),
                 ),
                 Some(st) => {
-                    let r = st.ack(&self.regs, i.ack_seq, i.ack_ece, i.ack_snd_nxt);
+                    let base = match self.recent.iter().find(|r| r.1 == flow) {
+                        None => st.cwnd,
+                        Some(&(_, _, Some(c))) => c,
+                        Some(&(_, _, None)) => self.regs.clamp(self.regs.init_cwnd),
+                    };
+                    let r = st.ack(&self.regs, i.ack_seq, i.ack_ece, i.ack_snd_nxt, base);
                     (st, r)
                 }
             };
+            self.recent.push((now, flow, before));
+            self.accepted[self.head] = Some(flow);
             res = DctcpTxOut {
                 ack_ready: false,
                 cc_valid: true,
@@ -717,6 +806,19 @@ mod tests {
             .collect()
     }
 
+    /// [`results`] with `CUT_LAG - 1` idle cycles after each input, so that
+    /// every cut sees the flow's current `cwnd` (the plain rule); one
+    /// result per input of `ins`.
+    fn results_spaced(tx: &mut DctcpTx, ins: &[DctcpTxIn]) -> Vec<Option<DctcpTxOut>> {
+        let gap = CUT_LAG as usize - 1;
+        let mut spaced = vec![];
+        for i in ins {
+            spaced.push(*i);
+            spaced.extend([DctcpTxIn::default()].repeat(gap));
+        }
+        results(tx, &spaced).into_iter().step_by(gap + 1).collect()
+    }
+
     /// `(cwnd, alpha10, cut, window_ended)` of a result.
     fn cawe(o: &Option<DctcpTxOut>) -> (u32, u32, bool, bool) {
         let o = o.unwrap();
@@ -725,6 +827,7 @@ mod tests {
 
     #[test]
     fn a_trace_by_hand_slow_start_window_end_cut_and_byte_counting() {
+        // Spaced: each ACK CUT_LAG cycles after the one before.
         let mut tx = cleared(4, params(4, 1000, 10_000, 2000, 1_000_000));
         let ins = [
             ack(3, 1000, true, 11_000),    // first: initialises, ECE not looked at
@@ -745,7 +848,7 @@ mod tests {
             // (856); accumulator 9000 >= 7933: 1067, cwnd + mss.
             ack(3, 35_000, false, 40_000),
         ];
-        let r = results(&mut tx, &ins);
+        let r = results_spaced(&mut tx, &ins);
         let got: Vec<_> = r.iter().map(cawe).collect();
         assert_eq!(
             got,
@@ -801,6 +904,28 @@ mod tests {
     }
 
     #[test]
+    fn a_first_ack_after_snd_nxt_starts_its_window_at_seg_ack() {
+        // The lockstep's seed 2 found it: SND.NXT 3450 bytes before the
+        // first SEG.ACK, then an ACK 2^31 - 1 ahead. With WindowEnd =
+        // SND.NXT that ACK lands 2^31 + 3449 after WindowEnd ("before" it)
+        // and the window goes on past 2^32 bytes; with WindowEnd = SEG.ACK
+        // it ends the window.
+        let mut tx = cleared(4, params(4, 1000, 10_000, 2000, 1 << 20));
+        let s0 = 1_062_272_525u32;
+        let a1 = s0.wrapping_add((1 << 31) - 1);
+        let r = results_spaced(&mut tx, &[ack(1, s0, false, s0 - 3450), ack(1, a1, true, a1)]);
+        assert_eq!(tx.flow(1).map(|s| s.window_end), Some(a1));
+        // Everything marked: M = 1024, alpha stays 1; the cut halves cwnd
+        // (and no increase follows a cut).
+        assert_eq!(cawe(&r[1]), (5000, 1024, true, true));
+        // A first ACK at or before SND.NXT keeps WindowEnd = SND.NXT.
+        let mut tx = cleared(4, params(4, 1000, 10_000, 2000, 1 << 20));
+        results(&mut tx, &[ack(2, 500, false, 500), ack(3, 500, false, 900)]);
+        assert_eq!(tx.flow(2).map(|s| s.window_end), Some(500));
+        assert_eq!(tx.flow(3).map(|s| s.window_end), Some(900));
+    }
+
+    #[test]
     fn sequence_numbers_wrap_around_2_pow_32() {
         let mut tx = cleared(4, params(2, 100, 10_000, 100, 1 << 20));
         let base = u32::MAX - 2999; // SND.UNA 2^32 - 3000
@@ -840,7 +965,7 @@ mod tests {
         // the same ACK cuts again (the window end cleared the flag).
         ins.push(ack(4, 10_001, true, 20_000));
         ins.push(ack(4, 10_002, true, 20_000));
-        let r = results(&mut tx, &ins);
+        let r = results_spaced(&mut tx, &ins);
         let cuts: Vec<usize> = (0..r.len()).filter(|&k| r[k].unwrap().cc_cut).collect();
         assert_eq!(cuts, vec![1, 10]);
         assert_eq!(r[1].unwrap().cc_cwnd, 50_000);
@@ -858,7 +983,7 @@ mod tests {
             ack(4, 2000, false, 4000),
             ack(4, 4001, true, 9000), // acked 4001, marked 2001: M = 512
         ];
-        let r = results(&mut tx, &ins);
+        let r = results_spaced(&mut tx, &ins);
         assert_eq!(window_fraction(2001, 4001), 512);
         assert_eq!(cawe(&r[2]), (27_000 - 27_000 / 4, 512, true, true));
     }
@@ -876,7 +1001,7 @@ mod tests {
         ins.push(write(DctcpTxIn::default(), 4, 0xff_ffff));
         ins.push(ack(0, 8000, false, 1 << 20)); // duplicate: no clamp
         ins.push(ack(0, 8001, false, 1 << 20)); // min now: 20000
-        let r = results(&mut tx, &ins);
+        let r = results_spaced(&mut tx, &ins);
         let cw: Vec<u32> = r.iter().flatten().map(|o| o.cc_cwnd).collect();
         assert_eq!(
             cw,
@@ -947,9 +1072,12 @@ mod tests {
     }
 
     #[test]
-    fn back_to_back_acks_of_one_flow_see_each_other() {
-        // One flow's ACK stream, back to back and spread out with other
-        // flows' ACKs between, gives the same results.
+    fn back_to_back_acks_of_one_flow_see_each_other_but_the_cut_base_lags() {
+        // One flow's ACK stream: spread out with other flows' ACKs between
+        // (CUT_LAG cycles or more apart) it gives the plain rule, run
+        // sequentially; back to back (one ACK per cycle) the same rule with
+        // the cut's base the cwnd of 4 ACKs before (clamp(init_cwnd) for the
+        // first 4).
         let mut r = 0x00dd_ba11_u32;
         let (mut una, mut nxt) = (u32::MAX - 100_000, u32::MAX - 100_000);
         let mut seq = vec![];
@@ -967,11 +1095,28 @@ mod tests {
             seq.push(ack(6, a, (r >> 8) % 3 == 1, nxt));
         }
         let p = params(3, 1000, 10_000, 2000, 1 << 22);
-        let tight = results(&mut cleared(4, p), &seq);
+        // The rule run sequentially, the base chosen by `base(k, cwnds)`
+        // (`cwnds[j]`: cwnd after ACK j).
+        let sequential = |base: &dyn Fn(usize, &[u32]) -> u32| {
+            let mut st = FlowState::first(&p, seq[0].ack_seq, seq[0].ack_snd_nxt);
+            let mut cwnds = vec![st.cwnd];
+            let mut out = vec![(st.cwnd, st.alpha10(), false, false)];
+            for (k, i) in seq.iter().enumerate().skip(1) {
+                let b = base(k, &cwnds);
+                let r = st.ack(&p, i.ack_seq, i.ack_ece, i.ack_snd_nxt, b);
+                cwnds.push(st.cwnd);
+                out.push((st.cwnd, st.alpha10(), r.cut, r.window_ended));
+            }
+            out
+        };
+        let plain = sequential(&|k, c| c[k - 1]);
+        let lagged = sequential(&|k, c| if k >= 4 { c[k - 4] } else { p.clamp(p.init_cwnd) });
+        let tight: Vec<_> = results(&mut cleared(4, p), &seq).iter().map(cawe).collect();
+        assert_eq!(tight, lagged);
         let mut spread = vec![];
         for (k, i) in seq.iter().enumerate() {
             spread.push(*i);
-            for g in 0..(k % 7) as u32 {
+            for g in 0..3 + (k % 5) as u32 {
                 spread.push(if g % 2 == 0 {
                     ack(g + 7, k as u32 * 10, true, k as u32 * 10 + 100)
                 } else {
@@ -984,11 +1129,45 @@ mod tests {
             .iter()
             .zip(&d)
             .filter(|(i, _)| i.ack_valid && i.ack_flow == 6)
-            .map(|(_, d)| *d)
+            .map(|(_, d)| cawe(d))
             .collect();
-        assert_eq!(tight, of6);
-        let n = |f: fn(&DctcpTxOut) -> bool| tight.iter().flatten().filter(|o| f(o)).count();
-        assert!(n(|o| o.cc_cut) > 50 && n(|o| o.cc_window_ended) > 200);
+        assert_eq!(of6, plain);
+        let n = |o: &[(u32, u32, bool, bool)], f: fn(&(u32, u32, bool, bool)) -> bool| {
+            o.iter().filter(|o| f(o)).count()
+        };
+        assert!(n(&plain, |o| o.2) > 50 && n(&plain, |o| o.3) > 200);
+        // The lag changed some cuts (and what follows them).
+        let differ = (0..seq.len()).filter(|&k| plain[k] != lagged[k] && lagged[k].2).count();
+        assert!(differ > 20, "{differ}");
+        // By hand: init 10000, +1000, +2000 (slow start), then an ECE ACK
+        // past the window end with nothing marked before it: acked 4000,
+        // marked 1000, M = 256, alpha = 65536 - 8192 + 2048 = 59392 (928).
+        // Its cut's base is clamp(init_cwnd) = 10000 (the flow's first ACK
+        // is 3 cycles old), not the 13000 it has now: 13000 - floor(10000 *
+        // 928 / 2048) = 13000 - 4531.
+        let ins = [
+            ack(1, 0, false, 3000),
+            ack(1, 1000, false, 3000),
+            ack(1, 3000, false, 3000),
+            ack(1, 4000, true, 9000),
+        ];
+        let r: Vec<_> = results(&mut cleared(4, p), &ins).iter().map(cawe).collect();
+        assert_eq!(
+            r,
+            vec![
+                (10_000, 1024, false, false),
+                (11_000, 1024, false, false),
+                (13_000, 1024, false, false),
+                (8469, 928, true, true),
+            ]
+        );
+        // One idle cycle more and the first ACK is CUT_LAG cycles old: the
+        // base is its cwnd (10000), the same. Two more: the second's, 11000.
+        let mut ins2 = ins.to_vec();
+        ins2.insert(3, DctcpTxIn::default());
+        ins2.insert(3, DctcpTxIn::default());
+        let r = results(&mut cleared(4, p), &ins2);
+        assert_eq!(cawe(&r[5]), (13_000 - 11_000 * 928 / 2048, 928, true, true));
     }
 
     #[test]
@@ -1157,7 +1336,7 @@ mod tests {
 
     /// The rule restated on unwrapped 64-bit sequence numbers (no mod 2^32,
     /// no signed compare), with alpha also run in floats.
-    #[derive(Clone, Copy)]
+    #[derive(Clone)]
     struct Flow64 {
         una: u64,
         we: u64,
@@ -1170,13 +1349,15 @@ mod tests {
         cut_done: bool,
         /// alpha in [0, 1], float.
         fa: f64,
+        /// (cycle, cwnd after) of its ACKs since the reset, the last few.
+        hist: Vec<(i64, u64)>,
     }
 
     impl Flow64 {
         fn first(p: &DctcpTxParams, a: u64, nxt: u64) -> Flow64 {
             Flow64 {
                 una: a,
-                we: nxt,
+                we: nxt.max(a),
                 acked: 0,
                 marked: 0,
                 alpha: 1 << 16,
@@ -1185,11 +1366,37 @@ mod tests {
                 ca: 0,
                 cut_done: false,
                 fa: 1.0,
+                hist: vec![],
             }
         }
 
+        /// An ACK in cycle `n`, after the first: records its cwnd in the
+        /// history for later cuts.
+        fn ack_at(
+            &mut self,
+            n: i64,
+            p: &DctcpTxParams,
+            a: u64,
+            ece: bool,
+            nxt: u64,
+        ) -> Option<(bool, bool)> {
+            let r = self.ack(n, p, a, ece, nxt);
+            self.hist.push((n, self.cwnd));
+            if self.hist.len() > 8 {
+                self.hist.remove(0);
+            }
+            r
+        }
+
         /// Returns (window ended, cut), `None` if not acceptable.
-        fn ack(&mut self, p: &DctcpTxParams, a: u64, ece: bool, nxt: u64) -> Option<(bool, bool)> {
+        fn ack(
+            &mut self,
+            n: i64,
+            p: &DctcpTxParams,
+            a: u64,
+            ece: bool,
+            nxt: u64,
+        ) -> Option<(bool, bool)> {
             if a <= self.una || a > nxt {
                 return None;
             }
@@ -1212,7 +1419,14 @@ mod tests {
             let mut cut = false;
             if ece && !self.cut_done {
                 cut = true;
-                self.cwnd = clamp(self.cwnd - self.cwnd * (self.alpha as u64 / 64) / 2048);
+                // The cwnd after the last ACK 4 or more cycles ago; after
+                // the first ACK (the history's first entry) if none.
+                let base = match self.hist.iter().rev().find(|h| h.0 <= n - 4) {
+                    Some(h) => h.1,
+                    None => clamp(p.init_cwnd as u64),
+                };
+                let cut = base * (self.alpha as u64 / 64) / 2048;
+                self.cwnd = clamp(self.cwnd.saturating_sub(cut));
                 self.ssthresh = self.cwnd;
                 self.ca = 0;
                 self.cut_done = true;
@@ -1313,13 +1527,15 @@ mod tests {
                         let f = &mut model[flow as usize];
                         let r = match f {
                             None => {
-                                *f = Some(Flow64::first(&p, a, *nxt));
+                                let mut f1 = Flow64::first(&p, a, *nxt);
+                                f1.hist.push((c, f1.cwnd));
+                                *f = Some(f1);
                                 Some((false, false))
                             }
-                            Some(f) => f.ack(&p, a, ece, *nxt),
+                            Some(f) => f.ack_at(c, &p, a, ece, *nxt),
                         };
                         let (ended, cut) = r.unwrap_or_default();
-                        let f = f.unwrap();
+                        let f = f.as_ref().unwrap();
                         w = Some((flow, f.cwnd as u32, f.alpha >> 6, cut, ended));
                         let e = (f.alpha >> 6) as f64 - 1024.0 * f.fa;
                         worst = (worst.0.min(e), worst.1.max(e));
