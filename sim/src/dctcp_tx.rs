@@ -1,0 +1,738 @@
+//! DCTCP_TX in the generic machinery: ports, value encoding, random
+//! stimulus and the corner-case points a run must hit.
+//!
+//! The stimulus is closed-loop: it reads the golden model's flow states
+//! (`SND.UNA`, `WindowEnd`, `cwnd`, the cut flag) and the flows of the last
+//! ACKs, and plays a transport per flow: `SND.NXT` moves ahead by sends of
+//! random size (now and then by up to 2^30 bytes at once), and most ACKs
+//! acknowledge part or all of what is in flight, so windows end, flows cut
+//! and grow. The rest aim at the rule's edges: duplicates, old ACKs, ACKs
+//! beyond `SND.NXT`, exactly `2^31` and `2^31 - 1` ahead, exactly at and one
+//! past `WindowEnd`, and sequence numbers that wrap around `2^32` (flows
+//! start near `2^32`). A flow's first ACK comes with any `SND.NXT`, before
+//! its `SEG.ACK` too. ECE moods (no marks, all, a share) change per flow.
+//! Traffic comes from a hot set of four flows (the first and the last
+//! flow among them), from the flow of one of the last twelve ACKs (every
+//! forwarding distance of the three loops, and every lag of the cut's
+//! operand), and from random flows. Register writes come now and then, in
+//! runs too, to any address (5 to 7 are ignored) with extreme values often:
+//! `gshift` 0 and 15, `mss` 0, `cwnd_max` below `cwnd_min`, a small
+//! `cwnd_max` or a large `cwnd_min` (clamps), `init_cwnd` out of bounds.
+//! Resets as DCTCP_RX's stimulus: mid-traffic, during the clearing, held,
+//! with ACKs and writes in the reset cycles.
+//!
+//! Payloads whose valid is low (and `SND.NXT` of an ACK that is ignored)
+//! are random, not 0.
+
+use ccrtl_golden::dctcp_tx::{
+    after, DctcpTx, DctcpTxConfig, DctcpTxIn, DctcpTxOut, DctcpTxParams, DctcpTxShape, CUT_LAG,
+    CWND_MAX, SUPPORTED_FLOW_BITS,
+};
+use serde::Deserialize;
+
+use crate::block::{Block, Coverage, Stimulus};
+use crate::params::ParamsError;
+use crate::ports::Port;
+use crate::rng::Rng;
+
+pub struct DctcpTxBlock;
+
+impl Block for DctcpTxBlock {
+    const NAME: &'static str = "dctcp_tx";
+    type Config = DctcpTxConfig;
+    type In = DctcpTxIn;
+    type Out = DctcpTxOut;
+    type Golden = DctcpTx;
+    type Stimulus = DctcpTxStimulus;
+
+    fn ports(c: &DctcpTxConfig) -> Vec<Port> {
+        crate::ports::from_hdl(&ccrtl_hdl::dctcp_tx::ports(c), Self::CLOCK)
+    }
+
+    #[inline]
+    fn encode_in(i: &DctcpTxIn, v: &mut [u128]) {
+        v[0] = i.rst as u128;
+        v[1] = i.ack_valid as u128;
+        v[2] = i.ack_flow as u128;
+        v[3] = i.ack_seq as u128;
+        v[4] = i.ack_ece as u128;
+        v[5] = i.ack_snd_nxt as u128;
+        v[6] = i.cfg_valid as u128;
+        v[7] = i.cfg_addr as u128;
+        v[8] = i.cfg_data as u128;
+    }
+
+    #[inline]
+    fn decode_in(v: &[u128]) -> DctcpTxIn {
+        // Values were checked against the port widths by the caller.
+        DctcpTxIn {
+            rst: v[0] != 0,
+            ack_valid: v[1] != 0,
+            ack_flow: v[2] as u32,
+            ack_seq: v[3] as u32,
+            ack_ece: v[4] != 0,
+            ack_snd_nxt: v[5] as u32,
+            cfg_valid: v[6] != 0,
+            cfg_addr: v[7] as u32,
+            cfg_data: v[8] as u32,
+        }
+    }
+
+    #[inline]
+    fn encode_out(o: &DctcpTxOut, v: &mut [u128]) {
+        v[0] = o.ack_ready as u128;
+        v[1] = o.cc_valid as u128;
+        v[2] = o.cc_flow as u128;
+        v[3] = o.cc_cwnd as u128;
+        v[4] = o.cc_alpha as u128;
+        v[5] = o.cc_cut as u128;
+        v[6] = o.cc_window_ended as u128;
+    }
+
+    fn golden(c: &DctcpTxConfig) -> DctcpTx {
+        DctcpTx::new(*c).expect("DCTCP_TX configuration must be validated before use")
+    }
+
+    #[inline]
+    fn golden_step(g: &mut DctcpTx, i: &DctcpTxIn) -> DctcpTxOut {
+        g.step(i)
+    }
+
+    fn verilog(c: &DctcpTxConfig) -> String {
+        ccrtl_hdl::dctcp_tx::verilog(c).expect("DCTCP_TX configuration must be validated before use")
+    }
+
+    fn hdl_sim(c: &DctcpTxConfig) -> Box<dyn ccrtl_hdl::sim::CycleSim<DctcpTxIn, DctcpTxOut>> {
+        ccrtl_hdl::dctcp_tx::sim(c).expect("DCTCP_TX configuration must be validated before use")
+    }
+
+    fn default_config() -> DctcpTxConfig {
+        DctcpTxConfig::default()
+    }
+
+    /// 256 flows (a 256-cycle clearing), small windows (mss 1000, init
+    /// 10,000, floor 2,000, ceiling 100,000): flows meet the clamps soon.
+    const SHORT_PARAMS: &'static str = "[dctcp_tx]\nflow_bits = 8\n[dctcp_tx.reset]\n\
+        gshift = 3\nmss = 1000\ninit_cwnd = 10000\ncwnd_min = 2000\ncwnd_max = 100000\n";
+
+    fn parse_config(text: &str, path: &str) -> Result<DctcpTxConfig, ParamsError> {
+        parse_config(text, path)
+    }
+
+    fn menu() -> Vec<DctcpTxConfig> {
+        SUPPORTED_FLOW_BITS
+            .iter()
+            .map(|&flow_bits| DctcpTxConfig {
+                shape: DctcpTxShape { flow_bits },
+                reset: DctcpTxParams::default(),
+            })
+            .collect()
+    }
+
+    fn random_reset(c: &DctcpTxConfig, r: &mut Rng) -> DctcpTxConfig {
+        let cwnd_min = random_cwnd(r) >> r.upto(6);
+        let cwnd_max = cwnd_min.max(random_cwnd(r));
+        DctcpTxConfig {
+            shape: c.shape,
+            reset: DctcpTxParams {
+                gshift: random_gshift(r),
+                mss: r.range(1, 0xffff),
+                init_cwnd: r.range(cwnd_min, cwnd_max),
+                cwnd_min,
+                cwnd_max,
+            },
+        }
+    }
+
+    fn describe(c: &DctcpTxConfig) -> String {
+        let r = &c.reset;
+        format!(
+            "flow_bits={} reset: gshift={} mss={} init_cwnd={} cwnd_min={} cwnd_max={}",
+            c.shape.flow_bits, r.gshift, r.mss, r.init_cwnd, r.cwnd_min, r.cwnd_max
+        )
+    }
+
+    fn coverage_points() -> &'static [&'static str] {
+        COVER
+    }
+
+    #[inline]
+    fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
+        cover(g, prev, i, cov)
+    }
+}
+
+/// The corner-case points the cycle about to run hits.
+fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
+    if i.rst {
+        if prev.rst {
+            cov.hit(RESET_HELD);
+        } else if !g.ready() {
+            cov.hit(RESET_WHILE_CLEARING);
+        } else {
+            cov.hit(RESET_MID_RUN);
+        }
+        if i.ack_valid {
+            cov.hit(ACK_IN_RESET);
+        }
+        if i.cfg_valid {
+            cov.hit(CFG_IN_RESET);
+        }
+        return;
+    }
+    if i.cfg_valid {
+        if prev.cfg_valid && !prev.rst {
+            cov.hit(CFG_BACK_TO_BACK);
+        }
+        if i.ack_valid {
+            cov.hit(CFG_WITH_ACK);
+        }
+        if i.cfg_addr & 7 >= 5 {
+            cov.hit(CFG_IGNORED);
+        }
+    }
+    if !i.ack_valid {
+        return;
+    }
+    if !g.ready() {
+        cov.hit(REFUSED_WHILE_CLEARING);
+        if prev.rst {
+            cov.hit(RIGHT_AFTER_RESET);
+        }
+        return;
+    }
+    if let Some(d) = g.since_event(i.ack_flow) {
+        if d <= SINCE {
+            cov.hit(SINCE_1 + d - 1);
+        }
+    }
+    let p = *g.regs();
+    let Some(st) = g.flow(i.ack_flow) else {
+        cov.hit(FIRST);
+        if after(i.ack_seq, i.ack_snd_nxt) {
+            cov.hit(FIRST_PAST_NXT);
+        }
+        return;
+    };
+    let (a, una) = (i.ack_seq, st.snd_una);
+    let d = a.wrapping_sub(una);
+    if d == 0 {
+        cov.hit(DUPLICATE);
+    } else if d == 1 << 31 {
+        cov.hit(HALF_AHEAD);
+    } else if d > 1 << 31 {
+        cov.hit(OLD);
+    } else if after(a, i.ack_snd_nxt) {
+        cov.hit(PAST_NXT);
+    }
+    let base = g.cut_base(i.ack_flow).unwrap_or(st.cwnd);
+    let mut after_ack = st;
+    let r = after_ack.ack(&p, a, i.ack_ece, i.ack_snd_nxt, base);
+    if !r.acceptable {
+        return;
+    }
+    if d == (1 << 31) - 1 {
+        cov.hit(HALF_AHEAD_LESS_1);
+    }
+    if a < una {
+        cov.hit(WRAP);
+    }
+    if a == st.window_end {
+        cov.hit(AT_WINDOW_END);
+    }
+    if r.window_ended {
+        cov.hit(WINDOW_END);
+        let marked = st.marked.saturating_add(if i.ack_ece { d } else { 0 });
+        if marked == 0 {
+            cov.hit(WINDOW_NONE_MARKED);
+        } else if marked == st.acked.saturating_add(d) {
+            cov.hit(WINDOW_ALL_MARKED);
+        }
+        if p.gshift == 0 {
+            cov.hit(GSHIFT_0);
+        } else if p.gshift >= 10 {
+            cov.hit(GSHIFT_LARGE);
+        }
+    }
+    if r.cut {
+        cov.hit(CUT);
+        if r.window_ended && st.cut_done {
+            cov.hit(CUT_AGAIN_AT_WINDOW_END);
+        }
+        if base != st.cwnd {
+            cov.hit(CUT_BASE_LAGS);
+        }
+        if g.since_event(i.ack_flow).is_some_and(|s| s < CUT_LAG as usize)
+            && base == p.clamp(p.init_cwnd)
+            && base != st.cwnd
+        {
+            cov.hit(CUT_BASE_INIT);
+        }
+        if after_ack.cwnd == p.cwnd_min && p.cwnd_min <= p.cwnd_max {
+            cov.hit(CLAMP_MIN);
+        }
+    } else if i.ack_ece && st.cut_done && !r.window_ended {
+        cov.hit(ECE_ALREADY_CUT);
+    }
+    if !after_ack.cut_done {
+        let b = d;
+        if st.cwnd < st.ssthresh {
+            cov.hit(SLOW_START);
+            if b >= 2 * p.mss {
+                cov.hit(SLOW_START_2MSS);
+            }
+        } else if after_ack.ca_acc < st.ca_acc.saturating_add(b.min(CWND_MAX)).min(CWND_MAX) {
+            cov.hit(CA_STEP);
+            if st.ca_acc + b.min(CWND_MAX) > CWND_MAX {
+                cov.hit(CA_SATURATED);
+            }
+        } else {
+            cov.hit(CA_NO_STEP);
+        }
+    } else if !r.cut {
+        cov.hit(NO_INCREASE_AFTER_CUT);
+    }
+    if after_ack.cwnd == p.cwnd_max && st.cwnd != p.cwnd_max {
+        cov.hit(CLAMP_MAX);
+    }
+    if p.cwnd_min > p.cwnd_max {
+        cov.hit(MIN_ABOVE_MAX);
+    }
+    if p.mss == 0 {
+        cov.hit(MSS_0);
+    }
+}
+
+/// Cycles-since points: 1 to 12 (T1's forwarding is 8 deep, the cwnd
+/// table's 11).
+const SINCE: usize = 12;
+
+const COVER: &[&str] = &[
+    "first ACK of a flow",
+    "first ACK of a flow with SEG.ACK after its SND.NXT",
+    "duplicate ACK (SEG.ACK = SND.UNA)",
+    "old ACK (before SND.UNA)",
+    "ACK beyond SND.NXT",
+    "ACK exactly 2^31 after SND.UNA (not acceptable)",
+    "acceptable ACK 2^31 - 1 after SND.UNA",
+    "acceptable ACK wrapping around 2^32",
+    "acceptable ACK exactly at WindowEnd (the window goes on)",
+    "window end",
+    "window end with nothing marked",
+    "window end with every byte marked",
+    "window end with gshift = 0",
+    "window end with gshift >= 10",
+    "cut",
+    "cut by the ACK that ends the window, after a cut in it",
+    "ECE ACK with the window's cut done (no cut)",
+    "cut whose operand lags (the flow's ACK 1 to 3 cycles before)",
+    "cut whose operand is clamp(init_cwnd) (the flow's first ACK 1 to 3 cycles before)",
+    "slow-start increase",
+    "slow-start increase of 2 mss",
+    "byte-counting step (cwnd + mss)",
+    "byte-counting step with the accumulator saturated",
+    "byte counting without a step",
+    "no increase after a cut in the window",
+    "cwnd clamped to cwnd_max",
+    "cut clamped to cwnd_min",
+    "acceptable ACK with cwnd_min > cwnd_max",
+    "acceptable ACK with mss = 0",
+    "ACK 1 cycle after its flow's last ACK",
+    "ACK 2 cycles after its flow's last ACK",
+    "ACK 3 cycles after its flow's last ACK",
+    "ACK 4 cycles after its flow's last ACK",
+    "ACK 5 cycles after its flow's last ACK",
+    "ACK 6 cycles after its flow's last ACK",
+    "ACK 7 cycles after its flow's last ACK",
+    "ACK 8 cycles after its flow's last ACK",
+    "ACK 9 cycles after its flow's last ACK",
+    "ACK 10 cycles after its flow's last ACK",
+    "ACK 11 cycles after its flow's last ACK",
+    "ACK 12 cycles after its flow's last ACK",
+    "ACK refused while the table is cleared",
+    "ACK in the cycle after a reset (refused)",
+    "reset mid-traffic",
+    "reset during the clearing",
+    "reset held for several cycles",
+    "ACK in a reset cycle",
+    "register write in a reset cycle",
+    "register writes in consecutive cycles",
+    "register write with an ACK in the same cycle",
+    "register write to an unused address (5 to 7)",
+];
+const FIRST: usize = 0;
+const FIRST_PAST_NXT: usize = 1;
+const DUPLICATE: usize = 2;
+const OLD: usize = 3;
+const PAST_NXT: usize = 4;
+const HALF_AHEAD: usize = 5;
+const HALF_AHEAD_LESS_1: usize = 6;
+const WRAP: usize = 7;
+const AT_WINDOW_END: usize = 8;
+const WINDOW_END: usize = 9;
+const WINDOW_NONE_MARKED: usize = 10;
+const WINDOW_ALL_MARKED: usize = 11;
+const GSHIFT_0: usize = 12;
+const GSHIFT_LARGE: usize = 13;
+const CUT: usize = 14;
+const CUT_AGAIN_AT_WINDOW_END: usize = 15;
+const ECE_ALREADY_CUT: usize = 16;
+const CUT_BASE_LAGS: usize = 17;
+const CUT_BASE_INIT: usize = 18;
+const SLOW_START: usize = 19;
+const SLOW_START_2MSS: usize = 20;
+const CA_STEP: usize = 21;
+const CA_SATURATED: usize = 22;
+const CA_NO_STEP: usize = 23;
+const NO_INCREASE_AFTER_CUT: usize = 24;
+const CLAMP_MAX: usize = 25;
+const CLAMP_MIN: usize = 26;
+const MIN_ABOVE_MAX: usize = 27;
+const MSS_0: usize = 28;
+const SINCE_1: usize = 29;
+const REFUSED_WHILE_CLEARING: usize = 41;
+const RIGHT_AFTER_RESET: usize = 42;
+const RESET_MID_RUN: usize = 43;
+const RESET_WHILE_CLEARING: usize = 44;
+const RESET_HELD: usize = 45;
+const ACK_IN_RESET: usize = 46;
+const CFG_IN_RESET: usize = 47;
+const CFG_BACK_TO_BACK: usize = 48;
+const CFG_WITH_ACK: usize = 49;
+const CFG_IGNORED: usize = 50;
+
+/// A random `gshift`, the ends often.
+fn random_gshift(r: &mut Rng) -> u32 {
+    match r.upto(5) {
+        0 => 0,
+        1 => 15,
+        2 => 4,
+        _ => r.upto(15),
+    }
+}
+
+/// A random window size in bytes: small, medium or up to 2^24 - 1.
+fn random_cwnd(r: &mut Rng) -> u32 {
+    match r.upto(5) {
+        0 => r.upto(20_000),
+        1 => CWND_MAX,
+        2 => r.range(1_000, 1_000_000),
+        _ => r.upto(CWND_MAX),
+    }
+}
+
+/// Random valid DCTCP_TX stimulus (see the module comment).
+pub struct DctcpTxStimulus {
+    rng: Rng,
+    flows: u32,
+    flow_mask: u32,
+    hot: [u32; 4],
+    /// Per flow: the transport's `SND.NXT` and its ECE share (of 8).
+    nxt: Vec<u32>,
+    ece_8: Vec<u8>,
+    reset_in: u64,
+    reset_left: u32,
+    resets: u64,
+    cfg_in: u32,
+    writes_left: u32,
+    /// Share of cycles with an ACK, in 64ths.
+    load_64: u32,
+    revisit: Vec<u32>,
+    since_reset: u64,
+    after_reset: bool,
+}
+
+impl DctcpTxStimulus {
+    fn reset_gap(&mut self) -> u64 {
+        let f = self.flows as u64;
+        self.resets += 1;
+        if self.resets % 4 == 1 {
+            self.rng.upto(self.flows) as u64 + 1
+        } else {
+            f + 5_000 + self.rng.next_u64() % (2 * f + 40_000)
+        }
+    }
+
+    fn random_flow(&mut self) -> u32 {
+        self.rng.next_u32() & self.flow_mask
+    }
+
+    /// A register write: any address, extreme values often.
+    fn write(&mut self, g: &DctcpTx, i: &mut DctcpTxIn) {
+        i.cfg_valid = true;
+        i.cfg_addr = if self.rng.chance(16) {
+            self.rng.range(5, 7)
+        } else {
+            self.rng.upto(4)
+        };
+        let p = g.regs();
+        i.cfg_data = match i.cfg_addr & 7 {
+            0 => random_gshift(&mut self.rng) | (self.rng.upto(0xf_ffff) << 4),
+            1 => match self.rng.upto(5) {
+                0 => 0,
+                1 => 0xffff,
+                2 => 1460,
+                _ => self.rng.upto(9000),
+            },
+            2 => random_cwnd(&mut self.rng),
+            // cwnd_min: small mostly; now and then above cwnd_max.
+            3 => match self.rng.upto(4) {
+                0 => p.cwnd_max.saturating_add(self.rng.upto(10_000)).min(CWND_MAX),
+                1 => 0,
+                _ => self.rng.upto(30_000),
+            },
+            4 => match self.rng.upto(4) {
+                0 => CWND_MAX,
+                1 => p.cwnd_min.saturating_sub(self.rng.upto(5_000)),
+                2 => self.rng.range(5_000, 60_000),
+                _ => random_cwnd(&mut self.rng),
+            },
+            _ => self.rng.next_u32() & 0xff_ffff,
+        };
+    }
+}
+
+impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
+    fn new(config: &DctcpTxConfig, seed: u64) -> DctcpTxStimulus {
+        let mut rng = Rng::new(seed);
+        let flows = config.shape.flows();
+        let flow_mask = flows - 1;
+        let hot = [
+            0,
+            flow_mask,
+            rng.next_u32() & flow_mask,
+            rng.next_u32() & flow_mask,
+        ];
+        let mut s = DctcpTxStimulus {
+            rng,
+            flows,
+            flow_mask,
+            hot,
+            nxt: vec![0; flows as usize],
+            ece_8: vec![0; flows as usize],
+            reset_in: 0,
+            reset_left: 0,
+            resets: 0,
+            cfg_in: 200,
+            writes_left: 0,
+            load_64: 48,
+            revisit: Vec::new(),
+            since_reset: 0,
+            after_reset: false,
+        };
+        for f in 0..flows as usize {
+            s.ece_8[f] = s.rng.upto(8) as u8;
+        }
+        s.reset_left = 2 + s.rng.upto(2);
+        s.reset_in = flows as u64 + 5_000 + s.rng.next_u64() % (2 * flows as u64 + 40_000);
+        s
+    }
+
+    fn next_into(&mut self, g: &DctcpTx, i: &mut DctcpTxIn) {
+        // Reset: mid-traffic, held one to four cycles.
+        if self.reset_left == 0 {
+            self.reset_in = self.reset_in.saturating_sub(1);
+            if self.reset_in == 0 {
+                self.reset_left = 1 + if self.rng.chance(96) {
+                    self.rng.upto(3)
+                } else {
+                    0
+                };
+            }
+        }
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.rst = true;
+            self.since_reset = 0;
+            self.revisit.clear();
+            if self.reset_left == 0 && self.reset_in == 0 {
+                self.reset_in = self.reset_gap();
+            }
+        }
+        self.since_reset += 1;
+        if self.since_reset == self.flows as u64 + 2 {
+            self.revisit.extend([0, self.flow_mask, self.flow_mask, 0]);
+        }
+        // Register writes (random payload when none).
+        i.cfg_addr = self.rng.upto(7);
+        i.cfg_data = self.rng.next_u32() & 0xff_ffff;
+        if self.writes_left > 0 {
+            self.writes_left -= 1;
+            self.write(g, i);
+        } else {
+            self.cfg_in = self.cfg_in.saturating_sub(1);
+            if self.cfg_in == 0 {
+                self.write(g, i);
+                self.cfg_in = 20 + self.rng.upto(4_000);
+                if self.rng.chance(32) {
+                    self.writes_left = self.rng.range(1, 3);
+                }
+            }
+        }
+        if i.rst && (self.resets % 3 == 0 || self.rng.chance(96)) {
+            self.write(g, i);
+        }
+        // Writes in the cycles before a reset, still on their way down the
+        // pipeline when it comes (the reset must drop them).
+        if self.reset_left == 0 && self.reset_in <= 24 && self.rng.chance(64) {
+            self.write(g, i);
+        }
+        if self.rng.upto(8191) == 0 {
+            self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
+        }
+        // The ACK (random payload when none; always one in the cycle
+        // after a reset, refused).
+        let after_reset = std::mem::replace(&mut self.after_reset, i.rst);
+        i.ack_flow = self.random_flow();
+        i.ack_seq = self.rng.next_u32();
+        i.ack_ece = self.rng.chance(128);
+        i.ack_snd_nxt = self.rng.next_u32();
+        let revisit = if i.rst { None } else { self.revisit.pop() };
+        if revisit.is_none() && self.rng.upto(63) >= self.load_64 && !after_reset {
+            return;
+        }
+        i.ack_valid = true;
+        let f = match (revisit, self.rng.upto(15)) {
+            (Some(f), _) => f,
+            (None, 0..=7) => self.hot[self.rng.upto(3) as usize],
+            // The flow of one of the last twelve ACKs.
+            (None, 8..=11) => {
+                let d = self.rng.range(1, SINCE as u32) as usize;
+                let any = self.random_flow();
+                let hit = self
+                    .hot
+                    .iter()
+                    .copied()
+                    .chain(std::iter::once(any))
+                    .find(|&f| g.since_event(f) == Some(d));
+                hit.unwrap_or(self.hot[self.rng.upto(3) as usize])
+            }
+            _ => {
+                let f = self.random_flow();
+                if self.rng.chance(128) {
+                    f & (self.flow_mask >> 4)
+                } else {
+                    f
+                }
+            }
+        };
+        i.ack_flow = f;
+        let fi = f as usize;
+        if self.rng.upto(4095) == 0 {
+            self.ece_8[fi] = self.rng.pick(&[0, 0, 1, 2, 4, 8, 8]);
+        }
+        i.ack_ece = self.rng.upto(7) < self.ece_8[fi] as u32;
+        let Some(st) = g.flow(f) else {
+            // A first ACK: near 2^32 often; SND.NXT anywhere around it.
+            i.ack_seq = if self.rng.chance(128) {
+                0u32.wrapping_sub(self.rng.upto(200_000))
+            } else {
+                self.rng.next_u32()
+            };
+            i.ack_snd_nxt = match self.rng.upto(7) {
+                0 => i.ack_seq.wrapping_sub(self.rng.upto(5_000)),
+                1 => i.ack_seq,
+                _ => i.ack_seq.wrapping_add(self.rng.upto(100_000)),
+            };
+            self.nxt[fi] = i.ack_snd_nxt;
+            return;
+        };
+        // The transport sends: SND.NXT moves ahead of SND.UNA.
+        let una = st.snd_una;
+        let mut nxt = self.nxt[fi];
+        if !after(nxt, una) && nxt != una {
+            nxt = una;
+        }
+        nxt = nxt.wrapping_add(match self.rng.upto(63) {
+            0 => self.rng.upto(1 << 30),
+            1..=3 => 0,
+            _ => self.rng.upto(6_000),
+        });
+        self.nxt[fi] = nxt;
+        let flight = nxt.wrapping_sub(una);
+        i.ack_snd_nxt = nxt;
+        i.ack_seq = match self.rng.upto(39) {
+            0 => una,
+            1 => una.wrapping_sub(self.rng.range(1, 100_000)),
+            2 => nxt.wrapping_add(self.rng.range(1, 5_000)),
+            3 => una.wrapping_add(1 << 31),
+            4 => {
+                // 2^31 - 1 ahead, SND.NXT there too.
+                let a = una.wrapping_add((1 << 31) - 1);
+                i.ack_snd_nxt = a;
+                self.nxt[fi] = a;
+                a
+            }
+            5 | 6 => st.window_end,
+            7 | 8 => st.window_end.wrapping_add(1),
+            9..=14 => nxt,
+            // Part of what is in flight, small steps often (byte counting).
+            _ => una.wrapping_add(if self.rng.chance(128) {
+                1 + self.rng.upto(flight.clamp(1, 3_000) - 1)
+            } else {
+                1 + self.rng.upto(flight.max(1) - 1)
+            }),
+        };
+        // Now and then the transport's SND.NXT behind what it sent (the
+        // ACK is then unacceptable, or acceptable up to it).
+        if self.rng.upto(255) == 0 {
+            i.ack_snd_nxt = i.ack_seq.wrapping_sub(self.rng.upto(3));
+        }
+    }
+}
+
+// ---- the params file ---------------------------------------------------------
+
+#[derive(Debug, Default, Deserialize)]
+struct DctcpTxFile {
+    dctcp_tx: Option<DctcpTxTable>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DctcpTxTable {
+    flow_bits: Option<u32>,
+    reset: Option<DctcpTxReset>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DctcpTxReset {
+    gshift: Option<u32>,
+    mss: Option<u32>,
+    init_cwnd: Option<u32>,
+    cwnd_min: Option<u32>,
+    cwnd_max: Option<u32>,
+}
+
+/// Parses and validates the `[dctcp_tx]` table of params text; `path`
+/// names it.
+pub fn parse_config(text: &str, path: &str) -> Result<DctcpTxConfig, ParamsError> {
+    let file: DctcpTxFile = toml::from_str(text).map_err(|e| ParamsError::File {
+        path: path.to_string(),
+        message: e.to_string().trim_end().to_string(),
+    })?;
+    let t = file.dctcp_tx.unwrap_or_default();
+    let perr = |error| ParamsError::Param {
+        path: path.to_string(),
+        error,
+    };
+    let shape = DctcpTxShape {
+        flow_bits: t.flow_bits.unwrap_or(DctcpTxShape::default().flow_bits),
+    };
+    shape.validate().map_err(perr)?;
+    let r = t.reset.unwrap_or_default();
+    let d = DctcpTxParams::default();
+    let config = DctcpTxConfig {
+        shape,
+        reset: DctcpTxParams {
+            gshift: r.gshift.unwrap_or(d.gshift),
+            mss: r.mss.unwrap_or(d.mss),
+            init_cwnd: r.init_cwnd.unwrap_or(d.init_cwnd),
+            cwnd_min: r.cwnd_min.unwrap_or(d.cwnd_min),
+            cwnd_max: r.cwnd_max.unwrap_or(d.cwnd_max),
+        },
+    };
+    config.validate().map_err(perr)?;
+    Ok(config)
+}
