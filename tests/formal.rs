@@ -109,6 +109,13 @@ const DCTCP_RX_TASKS: &[&str] = &["p1_ack_rule", "p2_idle_zero", "p3_ready", "co
 /// The configuration of formal/dctcp_rx/: 16 flows, `m` reset to 3.
 const DCTCP_RX_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/ldcp_rx/ldcp_rx.sby: DCTCP_RX's wrapper with
+/// LDCP's rule.
+const LDCP_RX_TASKS: &[&str] = DCTCP_RX_TASKS;
+
+/// The configuration of formal/ldcp_rx/: DCTCP_RX's.
+const LDCP_RX_CONFIGS: &[&str] = &["params-tiny"];
+
 /// Every task of formal/sar/sar.sby.
 const SAR_TASKS: &[&str] = &[
     "p1_decision",
@@ -144,6 +151,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("crd", CRD_TASKS, CRD_CONFIGS),
     ("rcc_sched", RCC_SCHED_TASKS, RCC_SCHED_CONFIGS),
     ("dctcp_rx", DCTCP_RX_TASKS, DCTCP_RX_CONFIGS),
+    ("ldcp_rx", LDCP_RX_TASKS, LDCP_RX_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -847,6 +855,65 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_ready",
     },
+    // ---- LDCP_RX (params-tiny: 16 flows, m = 3 after reset) ----
+    Bug {
+        // A CE packet is not ACKed at once: it joins the group of unmarked
+        // packets as DCTCP's lone packet after a change would.
+        name: "ldcp_rx_ce_not_at_once",
+        block: "ldcp_rx",
+        config: "params-tiny",
+        edits: &[("        at_once = p7_lone$q | ldcp;", "        at_once = p7_lone$q;", 1)],
+        fails: &["p1_ack_rule"],
+        unproven: &[],
+        fast_also: "p2_idle_zero",
+    },
+    Bug {
+        // The CE bit is stored as DCTCP's is: a second CE packet in a row
+        // is no longer ACKed at once.
+        name: "ldcp_rx_ce_bit_kept",
+        block: "ldcp_rx",
+        config: "params-tiny",
+        edits: &[("                new_ce = p7_ce$q & ~ldcp;", "                new_ce = p7_ce$q;", 1)],
+        fails: &["p1_ack_rule"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
+    Bug {
+        // The shell's clearing stops one flow early (as DCTCP_RX's bug):
+        // the task script's wiring of LDCP_RX's clearing is checked too.
+        name: "ldcp_rx_clearing_skips_the_last_flow",
+        block: "ldcp_rx",
+        config: "params-tiny",
+        edits: &[("localparam  last_flow = 4'hf;", "localparam  last_flow = 4'he;", 1)],
+        fails: &["p1_ack_rule", "p3_ready"],
+        unproven: &[],
+        fast_also: "p2_idle_zero",
+    },
+    Bug {
+        // The ack slot's count is not zeroed when no ACK leaves.
+        name: "ldcp_rx_idle_count_not_zeroed",
+        block: "ldcp_rx",
+        config: "params-tiny",
+        edits: &[(
+            "        o_ack_count$d = 32'h0;\n        o_ack_ece$d = 1'b0;\n",
+            "        o_ack_ece$d = 1'b0;\n",
+            1,
+        )],
+        fails: &["p2_idle_zero"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
+    Bug {
+        // No flip ACK is ever sent: the unmarked packets before a CE
+        // packet are never acknowledged.
+        name: "ldcp_rx_flip_never_sent",
+        block: "ldcp_rx",
+        config: "params-tiny",
+        edits: &[("                flip = |cur_p;", "                flip = 1'b0;", 1)],
+        fails: &["p1_ack_rule", "cover"],
+        unproven: &[],
+        fast_also: "p3_ready",
+    },
     Bug {
         // The cut's floor compares the reduced rate with r_min - 1: a cut
         // can leave Rc one below the floor.
@@ -1033,6 +1100,9 @@ const FAST: &[&str] = &[
     "dctcp_rx_forward_one_ahead_missing",
     "dctcp_rx_clearing_skips_the_last_flow",
     "dctcp_rx_idle_count_not_zeroed",
+    "ldcp_rx_ce_not_at_once",
+    "ldcp_rx_clearing_skips_the_last_flow",
+    "ldcp_rx_idle_count_not_zeroed",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1221,6 +1291,8 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
 /// a different part of them; between them the fast bugs still fail every
 /// task of `BLOCKS` but the covers (`fast_tasks`).
 const FAST_SUBSET: &[(&str, &[&str])] = &[
+    // LDCP_RX's P1 fails on its own bug; this one is the shell's P3.
+    ("ldcp_rx_clearing_skips_the_last_flow", &["p3_ready"]),
     (
         "rp_target_cap_off_by_5",
         &["lemma_a_nvidia", "p3_line_rate"],
@@ -1321,6 +1393,21 @@ fn dctcp_rx_clearing_that_skips_the_last_flow_fails_p1_and_p3() {
 #[test]
 fn dctcp_rx_idle_count_not_zeroed_fails_p2_only() {
     fast_bug("dctcp_rx_idle_count_not_zeroed");
+}
+
+#[test]
+fn ldcp_rx_ce_packet_not_acked_at_once_fails_p1_only() {
+    fast_bug("ldcp_rx_ce_not_at_once");
+}
+
+#[test]
+fn ldcp_rx_clearing_that_skips_the_last_flow_fails_p3() {
+    fast_bug("ldcp_rx_clearing_skips_the_last_flow");
+}
+
+#[test]
+fn ldcp_rx_idle_count_not_zeroed_fails_p2_only() {
+    fast_bug("ldcp_rx_idle_count_not_zeroed");
 }
 
 /// Deep tier: the cover search that finds nothing takes minutes.

@@ -1,12 +1,19 @@
 // dctcp_rx_formal - properties of DCTCP_RX (golden/src/dctcp_rx.rs,
-// docs/dctcp_rx.md) around the emitted ccrtl_dctcp_rx.
+// docs/dctcp_rx.md) around the emitted ccrtl_dctcp_rx, and of LDCP_RX
+// (golden/src/ldcp_rx.rs, docs/ldcp_rx.md) when CCRTL_RULE_LDCP is defined.
+//
+// LDCP_RX is DCTCP_RX's shell with another per-packet rule, so one wrapper
+// serves both: formal/ldcp_rx/ links this file, its task script defines
+// CCRTL_RULE_LDCP and renames the emitted ccrtl_ldcp_rx to ccrtl_dctcp_rx
+// before the wrapper is read. Only the rule's few lines below differ.
 //
 // The wrapper instantiates `ccrtl_dctcp_rx` from the file `ccrtl emit`
 // writes and checks it against the contract of the golden model's module
 // docs. Every input is free in every cycle; the only assumption on them is
 // the contract's: `rst` in the first cycle.
 //
-// Shape and reset value come from `ccrtl_dctcp_rx_params.vh`, which
+// Shape and reset value come from `ccrtl_dctcp_rx_params.vh` (LDCP:
+// `ccrtl_ldcp_rx_params.vh`), which
 // `ccrtl formal` writes from the emitted file's header.
 //
 // One sby task per property (formal/dctcp_rx/dctcp_rx.sby); the task
@@ -22,6 +29,10 @@
 //                 and ECE exact, nothing for f otherwise. It holds for any
 //                 sequence of events, loads of m and resets, with the
 //                 table's power-up contents random.
+//                 LDCP: on the flip slot the unmarked packets pending
+//                 before a CE packet, ECE 0; on the ack slot every CE
+//                 packet at once and alone with ECE 1, a full group of
+//                 unmarked packets, or a flush's pending packets, ECE 0.
 //   P2 idle_zero  every field of a slot is 0 when its valid is low.
 //   P3 ready      `s_evt_ready` is low in the 2^flow_bits cycles after a
 //                 reset and high otherwise.
@@ -45,7 +56,11 @@
 // (escaped identifiers here).
 
 `default_nettype none
+`ifdef CCRTL_RULE_LDCP
+`include "ccrtl_ldcp_rx_params.vh"
+`else
 `include "ccrtl_dctcp_rx_params.vh"
+`endif
 
 module dctcp_rx_formal (
     input wire clk,
@@ -141,19 +156,30 @@ module dctcp_rx_formal (
     wire ev_f = accept && s_evt_flow == f;
     wire [4:0] m_eff = sh_m == 0 ? 5'd1 : {1'b0, sh_m};
     wire [4:0] inc = {1'b0, sh_p} + 1'b1;
+`ifdef CCRTL_RULE_LDCP
+    // LDCP: a CE packet is ACKed at once and alone (ECE 1), after the
+    // pending unmarked packets (ECE 0) on the flip slot; the CE bit stays 0.
+    wire change = !s_evt_flush && s_evt_ce;
+    wire d_flip = ev_f && change && sh_p != 0;
+    wire d_ack = ev_f && (s_evt_flush ? sh_p != 0 : change || inc >= m_eff);
+    wire [4:0] d_ack_count = s_evt_flush ? {1'b0, sh_p} : change ? 5'd1 : inc;
+    wire d_ack_ece = change;
+    wire ce_next = 1'b0;
+`else
     wire change = !s_evt_flush && s_evt_ce != sh_ce;
     // The ACKs of an event of f in this cycle.
     wire d_flip = ev_f && change && sh_p != 0;
     wire d_ack = ev_f && (s_evt_flush ? sh_p != 0 : change ? m_eff == 1 : inc >= m_eff);
     wire [4:0] d_ack_count = s_evt_flush ? {1'b0, sh_p} : change ? 5'd1 : inc;
     wire d_ack_ece = change ? s_evt_ce : sh_ce;
+    wire ce_next = change ? s_evt_ce : sh_ce;
+`endif
     always @(posedge clk)
         if (rst) begin
             sh_ce <= 1'b0;
             sh_p <= 0;
         end else if (ev_f) begin
-            if (change)
-                sh_ce <= s_evt_ce;
+            sh_ce <= ce_next;
             if (d_ack || s_evt_flush)
                 sh_p <= 0;
             else
@@ -265,6 +291,20 @@ module dctcp_rx_formal (
     // p-th cycle after it).
     wire [FB-1:0] sh_ptr = sh_now + 1'b1;
     wire passed = !sh_busy || sh_ptr == 0 || f < sh_ptr;
+
+`ifdef CCRTL_RULE_LDCP
+    // LDCP's CE bit is 0 after a reset and stays 0 (`ce_next`), in the
+    // spec and in its history: induction must not start from a state
+    // where it is 1 (the RAM's word would follow it through l_word).
+    always @(*)
+        if (f_past) begin
+            l_ldcp_ce: assert(!sh_ce);
+            // (The history is the spec's own from the clearing on.)
+            if (!sh_busy)
+                l_ldcp_h: assert(!h[1][4] && !h[2][4] && !h[3][4] && !h[4][4]
+                    && !h[5][4] && !h[6][4] && !h[7][4]);
+        end
+`endif
 
     always @(*)
         if (f_past) begin

@@ -717,10 +717,15 @@ pub fn run(entry: &dyn Entry, tools: &Tools, o: &FormalOpts) -> Result<Vec<Forma
 }
 
 /// Copies the regular files of `from` into `to` (not recursively).
+/// Copies the files of a block's folder (not its subfolders). A symbolic
+/// link to a file is copied as the file it points to, so that a block can
+/// share another's wrapper (formal/ldcp_rx/ links formal/dctcp_rx/'s).
 fn copy_folder(from: &Path, to: &Path) -> Result<()> {
     for e in std::fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let e = e?;
-        if e.file_type()?.is_file() {
+        let meta = std::fs::metadata(e.path())
+            .with_context(|| format!("reading {} (a broken link?)", e.path().display()))?;
+        if meta.is_file() {
             std::fs::copy(e.path(), to.join(e.file_name()))
                 .with_context(|| format!("copying {}", e.path().display()))?;
         }

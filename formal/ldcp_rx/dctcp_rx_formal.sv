@@ -1,0 +1,1 @@
+../dctcp_rx/dctcp_rx_formal.sv
