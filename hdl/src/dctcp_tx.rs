@@ -142,13 +142,15 @@ pub struct DctcpTx<const FB: usize> {
     b_cdn: Vec<DFF<Bit>>,
     /// Bytes acknowledged (`SEG.ACK - SND.UNA`; meaningful when
     /// acceptable), stages 8 to 21 (the increments are made at 21).
-    /// 31 bits: `b <= 2^31 - 1`.
-    b_b: Vec<DFF<Bits<31>>>,
+    /// `min(b, 2^24 - 1)`: both increments (`min(b, 2 mss)`, `min(b, 2^24
+    /// - 1)`) saturate below it.
+    b_b: Vec<DFF<Bits<24>>>,
 
     // ---- The divider, stages 8 to 18 -------------------------------------
     d_rem: Vec<DFF<Bits<33>>>,
     /// The divisor (`acked`), 33 bits wide to compare with the remainder.
     d_div: Vec<DFF<Bits<33>>>,
+    /// The quotient's bits so far, stages 9 to 18 (index `k - 9`).
     d_q: Vec<DFF<Bits<11>>>,
     /// `M`, stage 19.
     m19: DFF<Bits<11>>,
@@ -346,7 +348,7 @@ impl<const FB: usize> DctcpTx<FB> {
             b_b: dffs(B - 2),
             d_rem: dffs(DIV),
             d_div: dffs(DIV),
-            d_q: dffs(DIV),
+            d_q: dffs(DIV - 1),
             al: dffs(4),
             w_valid: dffs(2),
             w_flow: dffs(2),
@@ -402,6 +404,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         for k in 0..11 {
             self.d_rem[k].clock.next = self.clk.val();
             self.d_div[k].clock.next = self.clk.val();
+        }
+        for k in 0..10 {
             self.d_q[k].clock.next = self.clk.val();
         }
         for k in 0..4 {
@@ -532,13 +536,15 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.b_we[0].d.next = self.wend.val();
         self.b_cut[0].d.next = self.cut.val();
         self.b_cdn[0].d.next = self.cdn.val();
-        self.b_b[0].d.next = self.du.val().get_bits::<31>(0);
+        self.b_b[0].d.next = self.du.val().get_bits::<24>(0);
+        if self.du.val().get_bits::<8>(24).any() {
+            self.b_b[0].d.next = bits::<24>(0xff_ffff);
+        }
         self.d_rem[0].d.next = bit_cast::<33, 32>(self.mk_plain.val());
         if self.a_ece[6].q.val() {
             self.d_rem[0].d.next = bit_cast::<33, 32>(self.mk_ece.val());
         }
         self.d_div[0].d.next = bit_cast::<33, 32>(self.acked_sum.val());
-        self.d_q[0].d.next = 0.into();
         for k in 1..16 {
             self.b_valid[k].d.next = self.b_valid[k - 1].q.val() & !self.rst.val();
             self.b_flow[k].d.next = self.b_flow[k - 1].q.val();
@@ -556,25 +562,25 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         // Stage 8: bit 10 (marked == acked); then 2 rem against acked.
         self.d_div[1].d.next = self.d_div[0].q.val();
         self.d_rem[1].d.next = self.d_rem[0].q.val();
-        self.d_q[1].d.next = self.d_q[0].q.val() << 1;
+        self.d_q[0].d.next = 0.into();
         if self.d_rem[0].q.val() >= self.d_div[0].q.val() {
             self.d_rem[1].d.next =
                 self.d_rem[0].q.val() - self.d_div[0].q.val();
-            self.d_q[1].d.next = (self.d_q[0].q.val() << 1) | bits::<11>(1);
+            self.d_q[0].d.next = 1.into();
         }
         for k in 1..10 {
             self.d_div[k + 1].d.next = self.d_div[k].q.val();
             self.d_rem[k + 1].d.next = self.d_rem[k].q.val() << 1;
-            self.d_q[k + 1].d.next = self.d_q[k].q.val() << 1;
+            self.d_q[k].d.next = self.d_q[k - 1].q.val() << 1;
             if (self.d_rem[k].q.val() << 1) >= self.d_div[k].q.val() {
                 self.d_rem[k + 1].d.next =
                     (self.d_rem[k].q.val() << 1) - self.d_div[k].q.val();
-                self.d_q[k + 1].d.next = (self.d_q[k].q.val() << 1) | bits::<11>(1);
+                self.d_q[k].d.next = (self.d_q[k - 1].q.val() << 1) | bits::<11>(1);
             }
         }
-        self.m19.d.next = self.d_q[10].q.val() << 1;
+        self.m19.d.next = self.d_q[9].q.val() << 1;
         if (self.d_rem[10].q.val() << 1) >= self.d_div[10].q.val() {
-            self.m19.d.next = (self.d_q[10].q.val() << 1) | bits::<11>(1);
+            self.m19.d.next = (self.d_q[9].q.val() << 1) | bits::<11>(1);
         }
 
         // ---- Stage 19: the alpha loop ----------------------------------------
@@ -638,13 +644,10 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.p22_ci.d.next = self.p21_ci.q.val();
         // b (stage 21 is b_b[13]): the increments.
         self.p22_ssinc.d.next = bit_cast::<26, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1);
-        if self.b_b[13].q.val() < bit_cast::<31, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1) {
-            self.p22_ssinc.d.next = bit_cast::<26, 31>(self.b_b[13].q.val());
+        if self.b_b[13].q.val() < bit_cast::<24, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1) {
+            self.p22_ssinc.d.next = bit_cast::<26, 24>(self.b_b[13].q.val());
         }
-        self.p22_b24.d.next = bits::<26>(0xff_ffff);
-        if self.b_b[13].q.val() < bits::<31>(0xff_ffff) {
-            self.p22_b24.d.next = bit_cast::<26, 31>(self.b_b[13].q.val());
-        }
+        self.p22_b24.d.next = bit_cast::<26, 24>(self.b_b[13].q.val());
 
         // ---- Stage 22: R; the ACKs two and three ahead ----------------------
         self.r_sum.next =

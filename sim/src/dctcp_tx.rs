@@ -271,6 +271,9 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
         if after_ack.cwnd == p.cwnd_min && p.cwnd_min <= p.cwnd_max {
             cov.hit(CLAMP_MIN);
         }
+        if st.cwnd > p.cwnd_max && p.cwnd_min <= p.cwnd_max {
+            cov.hit(CUT_ABOVE_MAX);
+        }
     } else if i.ack_ece && st.cut_done && !r.window_ended {
         cov.hit(ECE_ALREADY_CUT);
     }
@@ -335,6 +338,7 @@ const COVER: &[&str] = &[
     "no increase after a cut in the window",
     "cwnd clamped to cwnd_max",
     "cut clamped to cwnd_min",
+    "cut of a cwnd above cwnd_max (lowered since the flow's last ACK)",
     "acceptable ACK with cwnd_min > cwnd_max",
     "acceptable ACK with mss = 0",
     "ACK 1 cycle after its flow's last ACK",
@@ -387,19 +391,20 @@ const CA_NO_STEP: usize = 23;
 const NO_INCREASE_AFTER_CUT: usize = 24;
 const CLAMP_MAX: usize = 25;
 const CLAMP_MIN: usize = 26;
-const MIN_ABOVE_MAX: usize = 27;
-const MSS_0: usize = 28;
-const SINCE_1: usize = 29;
-const REFUSED_WHILE_CLEARING: usize = 41;
-const RIGHT_AFTER_RESET: usize = 42;
-const RESET_MID_RUN: usize = 43;
-const RESET_WHILE_CLEARING: usize = 44;
-const RESET_HELD: usize = 45;
-const ACK_IN_RESET: usize = 46;
-const CFG_IN_RESET: usize = 47;
-const CFG_BACK_TO_BACK: usize = 48;
-const CFG_WITH_ACK: usize = 49;
-const CFG_IGNORED: usize = 50;
+const CUT_ABOVE_MAX: usize = 27;
+const MIN_ABOVE_MAX: usize = 28;
+const MSS_0: usize = 29;
+const SINCE_1: usize = 30;
+const REFUSED_WHILE_CLEARING: usize = 42;
+const RIGHT_AFTER_RESET: usize = 43;
+const RESET_MID_RUN: usize = 44;
+const RESET_WHILE_CLEARING: usize = 45;
+const RESET_HELD: usize = 46;
+const ACK_IN_RESET: usize = 47;
+const CFG_IN_RESET: usize = 48;
+const CFG_BACK_TO_BACK: usize = 49;
+const CFG_WITH_ACK: usize = 50;
+const CFG_IGNORED: usize = 51;
 
 /// A random `gshift`, the ends often.
 fn random_gshift(r: &mut Rng) -> u32 {
@@ -481,10 +486,17 @@ impl DctcpTxStimulus {
                 1 => 0,
                 _ => self.rng.upto(30_000),
             },
-            4 => match self.rng.upto(4) {
+            // cwnd_max: now and then just below a hot flow's cwnd, so that
+            // its next ACKs meet a cwnd above the ceiling (a cut among them).
+            4 => match self.rng.upto(5) {
                 0 => CWND_MAX,
                 1 => p.cwnd_min.saturating_sub(self.rng.upto(5_000)),
                 2 => self.rng.range(5_000, 60_000),
+                3 => {
+                    let f = self.hot[self.rng.upto(3) as usize];
+                    let c = g.flow(f).map_or(20_000, |st| st.cwnd);
+                    c.saturating_sub(1 + self.rng.upto(c / 3))
+                }
                 _ => random_cwnd(&mut self.rng),
             },
             _ => self.rng.next_u32() & 0xff_ffff,
