@@ -445,6 +445,9 @@ pub struct DctcpTxStimulus {
     revisit: Vec<u32>,
     since_reset: u64,
     after_reset: bool,
+    /// The last cycle wrote init_cwnd, cwnd_min or cwnd_max: a first ACK
+    /// comes now (its clamp(init_cwnd) uses the new value).
+    after_cwnd_write: bool,
 }
 
 impl DctcpTxStimulus {
@@ -531,6 +534,7 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             revisit: Vec::new(),
             since_reset: 0,
             after_reset: false,
+            after_cwnd_write: false,
         };
         for f in 0..flows as usize {
             s.ece_8[f] = s.rng.upto(8) as u8;
@@ -599,7 +603,18 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         i.ack_seq = self.rng.next_u32();
         i.ack_ece = self.rng.chance(128);
         i.ack_snd_nxt = self.rng.next_u32();
-        let revisit = if i.rst { None } else { self.revisit.pop() };
+        let after_write = std::mem::replace(
+            &mut self.after_cwnd_write,
+            i.cfg_valid && !i.rst && (2..=4).contains(&i.cfg_addr),
+        );
+        let mut revisit = if i.rst { None } else { self.revisit.pop() };
+        // After a write of a cwnd register: a flow not seen yet, if one of
+        // a few random ones is.
+        if after_write && revisit.is_none() {
+            revisit = (0..8)
+                .map(|_| self.random_flow())
+                .find(|&f| g.flow(f).is_none());
+        }
         if revisit.is_none() && self.rng.upto(63) >= self.load_64 && !after_reset {
             return;
         }
