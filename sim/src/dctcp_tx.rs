@@ -18,6 +18,14 @@
 //! runs too, to any address (5 to 7 are ignored) with extreme values often:
 //! `gshift` 0 and 15, `mss` 0, `cwnd_max` below `cwnd_min`, a small
 //! `cwnd_max` or a large `cwnd_min` (clamps), `init_cwnd` out of bounds.
+//! A write is followed in the next cycle (the first whose ACK sees it) by
+//! an ACK that depends on it: a flow's first ACK after a write of
+//! `init_cwnd`, `cwnd_min` or `cwnd_max` (such writes come more often
+//! after a reset, while most flows are not seen yet), a slow-start ACK of
+//! all in flight after a write of `mss` or `gshift`. Every fourth reset
+//! sets windows of `2^23` bytes and more (`cwnd_max` at its ceiling,
+//! `init_cwnd` above `2^23`), so slow start runs against `ssthresh`'s top
+//! bit.
 //! Resets as DCTCP_RX's stimulus: mid-traffic, during the clearing, held,
 //! with ACKs and writes in the reset cycles.
 //!
@@ -207,8 +215,12 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
         }
     }
     let p = *g.regs();
+    let wrote = (prev.cfg_valid && !prev.rst).then_some(prev.cfg_addr & 7);
     let Some(st) = g.flow(i.ack_flow) else {
         cov.hit(FIRST);
+        if matches!(wrote, Some(2..=4)) {
+            cov.hit(FIRST_AFTER_WINDOW_WRITE);
+        }
         if after(i.ack_seq, i.ack_snd_nxt) {
             cov.hit(FIRST_PAST_NXT);
         }
@@ -283,6 +295,12 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
             cov.hit(SLOW_START);
             if b >= 2 * p.mss {
                 cov.hit(SLOW_START_2MSS);
+                if wrote == Some(1) {
+                    cov.hit(SLOW_START_2MSS_AFTER_MSS_WRITE);
+                }
+            }
+            if st.cwnd >= 1 << 23 {
+                cov.hit(SLOW_START_ABOVE_2_23);
             }
         } else if after_ack.ca_acc < st.ca_acc.saturating_add(b.min(CWND_MAX)).min(CWND_MAX) {
             cov.hit(CA_STEP);
@@ -363,6 +381,9 @@ const COVER: &[&str] = &[
     "register writes in consecutive cycles",
     "register write with an ACK in the same cycle",
     "register write to an unused address (5 to 7)",
+    "first ACK of a flow in the cycle after a write of init_cwnd, cwnd_min or cwnd_max",
+    "slow-start increase of 2 mss in the cycle after a write of mss",
+    "slow-start increase of a cwnd of 2^23 bytes or more",
 ];
 const FIRST: usize = 0;
 const FIRST_PAST_NXT: usize = 1;
@@ -405,6 +426,9 @@ const CFG_IN_RESET: usize = 48;
 const CFG_BACK_TO_BACK: usize = 49;
 const CFG_WITH_ACK: usize = 50;
 const CFG_IGNORED: usize = 51;
+const FIRST_AFTER_WINDOW_WRITE: usize = 52;
+const SLOW_START_2MSS_AFTER_MSS_WRITE: usize = 53;
+const SLOW_START_ABOVE_2_23: usize = 54;
 
 /// A random `gshift`, the ends often.
 fn random_gshift(r: &mut Rng) -> u32 {
@@ -445,9 +469,14 @@ pub struct DctcpTxStimulus {
     revisit: Vec<u32>,
     since_reset: u64,
     after_reset: bool,
-    /// The last cycle wrote init_cwnd, cwnd_min or cwnd_max: a first ACK
-    /// comes now (its clamp(init_cwnd) uses the new value).
-    after_cwnd_write: bool,
+    /// The register the last cycle wrote (outside reset): the ACK of
+    /// this cycle is the first to see the new value, so it comes, and it
+    /// depends on that register (a first ACK after a write of init_cwnd,
+    /// cwnd_min or cwnd_max; a slow-start step after a write of mss; a
+    /// window end after a write of gshift).
+    last_write: Option<u32>,
+    /// Writes to do next, one per cycle: `(address, data)`.
+    queued: Vec<(u32, u32)>,
 }
 
 impl DctcpTxStimulus {
@@ -467,12 +496,18 @@ impl DctcpTxStimulus {
 
     /// A register write: any address, extreme values often.
     fn write(&mut self, g: &DctcpTx, i: &mut DctcpTxIn) {
-        i.cfg_valid = true;
-        i.cfg_addr = if self.rng.chance(16) {
+        let addr = if self.rng.chance(16) {
             self.rng.range(5, 7)
         } else {
             self.rng.upto(4)
         };
+        self.write_at(g, i, addr);
+    }
+
+    /// A register write to `addr`.
+    fn write_at(&mut self, g: &DctcpTx, i: &mut DctcpTxIn, addr: u32) {
+        i.cfg_valid = true;
+        i.cfg_addr = addr;
         let p = g.regs();
         i.cfg_data = match i.cfg_addr & 7 {
             0 => random_gshift(&mut self.rng) | (self.rng.upto(0xf_ffff) << 4),
@@ -534,7 +569,8 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             revisit: Vec::new(),
             since_reset: 0,
             after_reset: false,
-            after_cwnd_write: false,
+            last_write: None,
+            queued: Vec::new(),
         };
         for f in 0..flows as usize {
             s.ece_8[f] = s.rng.upto(8) as u8;
@@ -572,7 +608,24 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         // Register writes (random payload when none).
         i.cfg_addr = self.rng.upto(7);
         i.cfg_data = self.rng.next_u32() & 0xff_ffff;
-        if self.writes_left > 0 {
+        // After the clearing, while most flows are not seen yet: writes of
+        // the window registers (each followed by a first ACK, which uses
+        // them), and every fourth reset windows of 2^23 bytes and more
+        // (slow start far above 2^23 against ssthresh 2^24 - 1).
+        let fresh = self.since_reset > self.flows as u64 + 2
+            && self.since_reset < 4 * self.flows as u64 + 2_000;
+        if fresh && self.since_reset == self.flows as u64 + 3 && self.resets % 4 == 2 {
+            let big = self.rng.range(1 << 23, CWND_MAX);
+            self.queued.extend([(4, CWND_MAX), (2, big), (1, self.rng.range(1, 9_000))]);
+        }
+        if let Some((addr, data)) = self.queued.pop() {
+            i.cfg_valid = true;
+            i.cfg_addr = addr;
+            i.cfg_data = data;
+        } else if fresh && self.rng.chance(512) {
+            let addr = self.rng.range(2, 4);
+            self.write_at(g, i, addr);
+        } else if self.writes_left > 0 {
             self.writes_left -= 1;
             self.write(g, i);
         } else {
@@ -603,17 +656,34 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         i.ack_seq = self.rng.next_u32();
         i.ack_ece = self.rng.chance(128);
         i.ack_snd_nxt = self.rng.next_u32();
-        let after_write = std::mem::replace(
-            &mut self.after_cwnd_write,
-            i.cfg_valid && !i.rst && (2..=4).contains(&i.cfg_addr),
+        let last_write = std::mem::replace(
+            &mut self.last_write,
+            (i.cfg_valid && !i.rst).then_some(i.cfg_addr & 7),
         );
         let mut revisit = if i.rst { None } else { self.revisit.pop() };
-        // After a write of a cwnd register: a flow not seen yet, if one of
-        // a few random ones is.
-        if after_write && revisit.is_none() {
-            revisit = (0..8)
-                .map(|_| self.random_flow())
-                .find(|&f| g.flow(f).is_none());
+        // After a write of a window register: a flow not seen yet, if one
+        // of a few random ones is; after mss, a flow in slow start; after
+        // gshift, a hot flow.
+        let mut big_ack = false;
+        if revisit.is_none() && !i.rst {
+            match last_write {
+                Some(2..=4) => {
+                    revisit = (0..8)
+                        .map(|_| self.random_flow())
+                        .find(|&f| g.flow(f).is_none());
+                }
+                Some(a @ 0..=1) => {
+                    let any = self.random_flow();
+                    revisit = self
+                        .hot
+                        .iter()
+                        .copied()
+                        .chain(std::iter::once(any))
+                        .find(|&f| a == 0 || g.flow(f).is_some_and(|st| st.cwnd < st.ssthresh));
+                    big_ack = revisit.is_some();
+                }
+                _ => {}
+            }
         }
         if revisit.is_none() && self.rng.upto(63) >= self.load_64 && !after_reset {
             return;
@@ -700,9 +770,17 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                 1 + self.rng.upto(flight.max(1) - 1)
             }),
         };
+        // All that is in flight and more sent: an increase of 2 mss, a
+        // window end.
+        if big_ack {
+            let nxt = nxt.wrapping_add(self.rng.upto(20_000));
+            self.nxt[fi] = nxt;
+            i.ack_snd_nxt = nxt;
+            i.ack_seq = nxt;
+        }
         // Now and then the transport's SND.NXT behind what it sent (the
         // ACK is then unacceptable, or acceptable up to it).
-        if self.rng.upto(255) == 0 {
+        if !big_ack && self.rng.upto(255) == 0 {
             i.ack_snd_nxt = i.ack_seq.wrapping_sub(self.rng.upto(3));
         }
     }
