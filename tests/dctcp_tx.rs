@@ -149,6 +149,16 @@ fn hand_written_loop_bugs_are_caught() {
             "if (1'b0) begin",
         ),
         (
+            "the cwnd loop does not forward the ACK one ahead",
+            "e1$d = b_valid$13$q & b_valid$14$q & (b_flow$13$q == b_flow$14$q);",
+            "e1$d = 1'b0;",
+        ),
+        (
+            "the one-ahead test compares the flows of stages 22 and 23 a cycle late",
+            "e1$d = b_valid$13$q & b_valid$14$q & (b_flow$13$q == b_flow$14$q);",
+            "e1$d = b_valid$14$q & b_valid$15$q & (b_flow$14$q == b_flow$15$q);",
+        ),
+        (
             "the cut's operand is the table's cwnd even for a flow not seen 4 cycles before",
             "        base$d = ci20;\n",
             "        base$d = t3a$view[(32'h0)+:(24)];\n",
@@ -172,6 +182,12 @@ fn hand_written_loop_bugs_are_caught() {
 /// run, `every_planted_mutant_is_caught_or_shown_equivalent`, is still to
 /// be made).
 const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "> -> >=",
+        "if (init20$q > max20$q) begin",
+        "clamp(init_cwnd): with init_cwnd = cwnd_max both branches give cwnd_max",
+    ),
     // Registers wider than their values (bounds in hdl/src/dctcp_tx.rs):
     // a one-bit truncation of their top bit cannot show.
     Equivalent {

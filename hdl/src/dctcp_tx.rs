@@ -130,6 +130,8 @@ pub struct DctcpTx<const FB: usize> {
     a_nxt: Vec<DFF<Bits<32>>>,
     /// `after(SEG.ACK, SND.NXT)`, stages 2 to 7 (index `k - 2`).
     a_pnxt: Vec<DFF<Bit>>,
+    /// `-SEG.ACK` (stage 7, from 6).
+    a_neg: DFF<Bits<32>>,
 
     // ---- Stages 8 to 23: the sequence loop's results -------------------
     b_valid: Vec<DFF<Bit>>,
@@ -170,10 +172,13 @@ pub struct DctcpTx<const FB: usize> {
     v21_c: DFF<Bits<24>>,
     v22_a: DFF<Bits<48>>,
     v22_c: DFF<Bits<24>>,
-    /// Stage 23: the word without the ACK one ahead, and whether that one
-    /// is of the same flow.
-    pre_a: DFF<Bits<48>>,
-    pre_c: DFF<Bits<24>>,
+    /// The cwnd loop's state of the ACK at stage 23 (`{ssthresh, cwnd}`,
+    /// `ca`), chosen at the end of the cycle before: the new state of the
+    /// ACK then at 23 when of the same flow (`e1`), else the forwarded
+    /// word (`pre_*`). So the loop's carry chains start at registers.
+    l_a: DFF<Bits<48>>,
+    l_c: DFF<Bits<24>>,
+    /// The ACKs at stages 22 and 23 are valid and of the same flow.
     e1: DFF<Bit>,
     /// The cwnd loop's writes of the last two cycles.
     w_valid: Vec<DFF<Bit>>,
@@ -247,10 +252,13 @@ pub struct DctcpTx<const FB: usize> {
     v_d: Signal<Local, Bits<32>>,
     v_seen: Signal<Local, Bit>,
     v_cd: Signal<Local, Bit>,
-    du: Signal<Local, Bits<32>>,
-    dw: Signal<Local, Bits<32>>,
+    du: Signal<Local, Bits<33>>,
+    dw: Signal<Local, Bits<33>>,
+    gt_una: Signal<Local, Bits<33>>,
+    gt_wend: Signal<Local, Bits<33>>,
+    k_s: Signal<Local, Bits<32>>,
+    k_c: Signal<Local, Bits<32>>,
     d_keep: Signal<Local, Bits<32>>,
-    neg_seq: Signal<Local, Bits<32>>,
     mk_ece: Signal<Local, Bits<32>>,
     mk_plain: Signal<Local, Bits<32>>,
     acked_sum: Signal<Local, Bits<32>>,
@@ -273,7 +281,34 @@ pub struct DctcpTx<const FB: usize> {
     r_sum: Signal<Local, Bits<40>>,
     ci20: Signal<Local, Bits<24>>,
     // The cwnd loop.
-    c_cur: Signal<Local, Bits<48>>,
+    pre_a: Signal<Local, Bits<48>>,
+    pre_c: Signal<Local, Bits<24>>,
+    c_ss: Signal<Local, Bit>,
+    m_inc: Signal<Local, Bit>,
+    m_cut: Signal<Local, Bit>,
+    m_cdn: Signal<Local, Bit>,
+    sat: Signal<Local, Bit>,
+    // The new cwnd (`_n`) and the next ACK's (`_l`): early candidate,
+    // then the cut's or no increase's, then each value of the step.
+    e_n: Signal<Local, Bits<24>>,
+    u_n: Signal<Local, Bits<24>>,
+    a1_n: Signal<Local, Bits<24>>,
+    a0_n: Signal<Local, Bits<24>>,
+    e_l: Signal<Local, Bits<24>>,
+    u_l: Signal<Local, Bits<24>>,
+    a1_l: Signal<Local, Bits<24>>,
+    a0_l: Signal<Local, Bits<24>>,
+    l_ss: Signal<Local, Bits<24>>,
+    l_cw: Signal<Local, Bits<24>>,
+    // The new ca and the next ACK's.
+    g_n: Signal<Local, Bit>,
+    p_n: Signal<Local, Bit>,
+    keep_n: Signal<Local, Bits<24>>,
+    z_n: Signal<Local, Bits<24>>,
+    g_l: Signal<Local, Bit>,
+    p_l: Signal<Local, Bit>,
+    keep_l: Signal<Local, Bits<24>>,
+    z_l: Signal<Local, Bits<24>>,
     cw: Signal<Local, Bits<24>>,
     ss: Signal<Local, Bits<24>>,
     ca: Signal<Local, Bits<24>>,
@@ -302,7 +337,6 @@ pub struct DctcpTx<const FB: usize> {
     csa_s: Signal<Local, Bits<26>>,
     csa_c: Signal<Local, Bits<26>>,
     ca_step: Signal<Local, Bit>,
-    ca_new: Signal<Local, Bits<24>>,
     n_cw: Signal<Local, Bits<24>>,
     n_ss: Signal<Local, Bits<24>>,
     n_ca: Signal<Local, Bits<24>>,
@@ -372,8 +406,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, busy, ptr, sweep_q, m19, base, plo, phi, r, v21_a, v21_c, v22_a, v22_c,
-            pre_a, pre_c, e1, g19, init20, min20, max20, mss20, p21_mss, p21_min, p21_max, p21_lo,
+            self, clk, busy, ptr, sweep_q, a_neg, m19, base, plo, phi, r, v21_a, v21_c, v22_a, v22_c,
+            l_a, l_c, e1, g19, init20, min20, max20, mss20, p21_mss, p21_min, p21_max, p21_lo,
             p21_ci, p22_mss, p22_min, p22_max, p22_lo, p22_ci, p22_ssinc, p22_b24, p23_mss,
             p23_max, p23_lo, p23_ci, p23_ssinc, p23_b24, t_hi_cut, t_lo_cut, t_hi_ss, t_lo_ss,
             t_hi_ca, t_lo_ca, t_hi_0, t_lo_0, o_valid,
@@ -455,6 +489,9 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         for k in 1..6 {
             self.a_pnxt[k].d.next = self.a_pnxt[k - 1].q.val();
         }
+        // Stage 6: -SEG.ACK (the window's D after a first ACK or a window
+        // end; a term of D + SND.UNA - SEG.ACK).
+        self.a_neg.d.next = bits::<32>(0) - self.a_seq[5].q.val();
 
         // ---- Stage 7: the sequence loop ------------------------------------
         self.v_una.next = self.t1a.view.val().get_bits::<32>(0);
@@ -463,22 +500,36 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.v_d.next = self.t1b.view.val().get_bits::<32>(32);
         self.v_seen.next = self.t1c.view.val().get_bit(0);
         self.v_cd.next = self.t1c.view.val().get_bit(1);
-        // Each a carry chain of its own, side by side.
-        self.du.next = self.a_seq[6].q.val() - self.v_una.val();
-        self.dw.next = self.a_seq[6].q.val() - self.v_wend.val();
-        self.d_keep.next = self.v_d.val() + self.v_una.val() - self.a_seq[6].q.val();
-        self.neg_seq.next = bits::<32>(0) - self.a_seq[6].q.val();
+        // Each a carry chain of its own, side by side. `SEG.ACK` differs
+        // from `SND.UNA` (`WindowEnd`) when it is below or above: the
+        // borrows (bit 32) of the differences both ways, not a 32-bit
+        // compare after the chains.
+        self.du.next =
+            bit_cast::<33, 32>(self.a_seq[6].q.val()) - bit_cast::<33, 32>(self.v_una.val());
+        self.dw.next =
+            bit_cast::<33, 32>(self.a_seq[6].q.val()) - bit_cast::<33, 32>(self.v_wend.val());
+        self.gt_una.next =
+            bit_cast::<33, 32>(self.v_una.val()) - bit_cast::<33, 32>(self.a_seq[6].q.val());
+        self.gt_wend.next =
+            bit_cast::<33, 32>(self.v_wend.val()) - bit_cast::<33, 32>(self.a_seq[6].q.val());
+        // D + SND.UNA - SEG.ACK: one carry-save level, one chain.
+        self.k_s.next = self.v_d.val() ^ self.v_una.val() ^ self.a_neg.q.val();
+        self.k_c.next = ((self.v_d.val() & self.v_una.val())
+            | (self.v_d.val() & self.a_neg.q.val())
+            | (self.v_una.val() & self.a_neg.q.val()))
+            << 1;
+        self.d_keep.next = self.k_s.val() + self.k_c.val();
         self.mk_ece.next = self.v_d.val() + self.a_seq[6].q.val();
         self.mk_plain.next = self.v_d.val() + self.v_una.val();
         self.acked_sum.next = self.a_seq[6].q.val() - self.v_ws.val();
         self.first.next = !self.v_seen.val();
         self.acc.next = self.v_seen.val()
             & !self.du.val().get_bit(31)
-            & (self.a_seq[6].q.val() != self.v_una.val())
+            & (self.du.val().get_bit(32) | self.gt_una.val().get_bit(32))
             & !self.a_pnxt[5].q.val();
         self.wend.next = self.acc.val()
             & !self.dw.val().get_bit(31)
-            & (self.a_seq[6].q.val() != self.v_wend.val());
+            & (self.dw.val().get_bit(32) | self.gt_wend.val().get_bit(32));
         self.cut.next =
             self.acc.val() & self.a_ece[6].q.val() & (!self.v_cd.val() | self.wend.val());
         self.cdn.next = self.v_cd.val();
@@ -505,7 +556,7 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
                 self.n_wend.next = self.a_seq[6].q.val();
             }
             self.n_ws.next = self.a_seq[6].q.val();
-            self.n_d.next = self.neg_seq.val();
+            self.n_d.next = self.a_neg.q.val();
         }
         // Every ACK writes its flow's words (unchanged when unacceptable);
         // the clearing writes the seen bits.
@@ -675,28 +726,26 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.p23_ci.d.next = self.p22_ci.q.val();
         self.p23_ssinc.d.next = self.p22_ssinc.q.val();
         self.p23_b24.d.next = self.p22_b24.q.val();
-        self.e1.d.next =
-            self.b_valid[15].q.val() & (self.b_flow[15].q.val() == self.b_flow[14].q.val());
-        self.pre_a.d.next = self.v22_a.q.val();
-        self.pre_c.d.next = self.v22_c.q.val();
+        // The ACK at 22: its word with the writes of the ACKs two and three
+        // ahead (the one ahead, at 23 now, is `e1`'s case).
+        self.e1.d.next = self.b_valid[13].q.val()
+            & self.b_valid[14].q.val()
+            & (self.b_flow[13].q.val() == self.b_flow[14].q.val());
+        self.pre_a.next = self.v22_a.q.val();
+        self.pre_c.next = self.v22_c.q.val();
         if self.w_valid[1].q.val() & (self.w_flow[1].q.val() == self.b_flow[14].q.val()) {
-            self.pre_a.d.next = self.w_a[1].q.val();
-            self.pre_c.d.next = self.w_c[1].q.val();
+            self.pre_a.next = self.w_a[1].q.val();
+            self.pre_c.next = self.w_c[1].q.val();
         }
         if self.w_valid[0].q.val() & (self.w_flow[0].q.val() == self.b_flow[14].q.val()) {
-            self.pre_a.d.next = self.w_a[0].q.val();
-            self.pre_c.d.next = self.w_c[0].q.val();
+            self.pre_a.next = self.w_a[0].q.val();
+            self.pre_c.next = self.w_c[0].q.val();
         }
 
         // ---- Stage 23: the cwnd loop ----------------------------------------
-        self.c_cur.next = self.pre_a.q.val();
-        self.ca.next = self.pre_c.q.val();
-        if self.e1.q.val() {
-            self.c_cur.next = self.w_a[0].q.val();
-            self.ca.next = self.w_c[0].q.val();
-        }
-        self.cw.next = self.c_cur.val().get_bits::<24>(0);
-        self.ss.next = self.c_cur.val().get_bits::<24>(24);
+        self.cw.next = self.l_a.q.val().get_bits::<24>(0);
+        self.ss.next = self.l_a.q.val().get_bits::<24>(24);
+        self.ca.next = self.l_c.q.val();
         // The candidates and their clamp tests, each a two-input carry
         // chain on cwnd (26-bit two's complement: bit 25 is the sign).
         self.x_cut.next = bit_cast::<26, 24>(self.cw.val()) - bit_cast::<26, 24>(self.r.q.val());
@@ -757,40 +806,118 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
             | bits::<26>(1);
         self.ca_diff.next = self.csa_s.val() + self.csa_c.val();
         // Saturated at 2^24 - 1 (>= any cwnd): step, leaving ~cwnd.
-        self.ca_step.next = !self.ca_diff.val().get_bit(25) | self.ca_sum.val().get_bit(24);
-        self.ca_new.next = self.ca_sum.val().get_bits::<24>(0);
-        if self.ca_step.val() {
-            self.ca_new.next = self.ca_diff.val().get_bits::<24>(0);
+        self.sat.next = self.ca_sum.val().get_bit(24);
+        self.ca_step.next = !self.ca_diff.val().get_bit(25) | self.sat.val();
+        // The new state, as a tree whose latest inputs enter last. At the
+        // clock edge the mode is known (first, not acceptable, cut, no
+        // increase, increase) and whether the next ACK is of this flow
+        // (`e1`); out of carry chains come the clamp tests, cwnd < ssthresh
+        // and the candidates (level 1: `k_*`), and last, after its
+        // carry-save level, the byte-counting step. So: the early
+        // candidate (`e_*`), the cut's or no increase's (`u_*`), the
+        // increase's for each value of the step (`a1_*`, `a0_*`), and the
+        // step selects. `_n`: this ACK's new state (table, outputs);
+        // `_l`: the next ACK's state (this one's if `e1`, else `pre_*`).
+        self.c_ss.next = self.lt_ss.val().get_bit(25);
+        self.m_inc.next = self.b_acc[15].q.val()
+            & !self.b_first[15].q.val()
+            & !self.b_cut[15].q.val()
+            & !self.b_cdn[15].q.val();
+        self.m_cut.next = self.b_cut[15].q.val();
+        self.m_cdn.next = self.b_acc[15].q.val() & !self.b_cut[15].q.val() & self.b_cdn[15].q.val();
+        self.e_n.next = self.cw.val();
+        if self.b_first[15].q.val() {
+            self.e_n.next = self.p23_ci.q.val();
         }
-        if self.ca_sum.val().get_bit(24) {
-            self.ca_new.next = !self.cw.val();
+        self.e_l.next = self.pre_a.val().get_bits::<24>(0);
+        if self.e1.q.val() {
+            self.e_l.next = self.e_n.val();
         }
-        // The new state.
-        self.n_cw.next = self.cw.val();
-        self.n_ss.next = self.ss.val();
-        self.n_ca.next = self.ca.val();
-        if self.b_acc[15].q.val() {
-            if self.b_cut[15].q.val() {
-                self.n_cw.next = self.k_cut.val();
-                self.n_ss.next = self.k_cut.val();
-                self.n_ca.next = 0.into();
-            } else if self.b_cdn[15].q.val() {
-                self.n_cw.next = self.k_0.val();
-            } else if self.lt_ss.val().get_bit(25) {
-                self.n_cw.next = self.k_ss.val();
-            } else {
-                self.n_ca.next = self.ca_new.val();
-                self.n_cw.next = self.k_0.val();
-                if self.ca_step.val() {
-                    self.n_cw.next = self.k_ca.val();
-                }
+        self.u_n.next = self.e_n.val();
+        self.u_l.next = self.e_l.val();
+        if self.m_cdn.val() {
+            self.u_n.next = self.k_0.val();
+            if self.e1.q.val() {
+                self.u_l.next = self.k_0.val();
             }
         }
-        if self.b_first[15].q.val() {
-            self.n_cw.next = self.p23_ci.q.val();
-            self.n_ss.next = bits::<24>(0xff_ffff);
-            self.n_ca.next = 0.into();
+        if self.m_cut.val() {
+            self.u_n.next = self.k_cut.val();
+            if self.e1.q.val() {
+                self.u_l.next = self.k_cut.val();
+            }
         }
+        self.a1_n.next = self.u_n.val();
+        self.a0_n.next = self.u_n.val();
+        self.a1_l.next = self.u_l.val();
+        self.a0_l.next = self.u_l.val();
+        if self.m_inc.val() {
+            self.a1_n.next = self.k_ca.val();
+            self.a0_n.next = self.k_0.val();
+            if self.c_ss.val() {
+                self.a1_n.next = self.k_ss.val();
+                self.a0_n.next = self.k_ss.val();
+            }
+            if self.e1.q.val() {
+                self.a1_l.next = self.a1_n.val();
+                self.a0_l.next = self.a0_n.val();
+            }
+        }
+        self.n_cw.next = self.a0_n.val();
+        self.l_cw.next = self.a0_l.val();
+        if self.ca_step.val() {
+            self.n_cw.next = self.a1_n.val();
+            self.l_cw.next = self.a1_l.val();
+        }
+        self.n_ss.next = self.ss.val();
+        if self.m_cut.val() {
+            self.n_ss.next = self.k_cut.val();
+        }
+        if self.b_first[15].q.val() {
+            self.n_ss.next = bits::<24>(0xff_ffff);
+        }
+        self.l_ss.next = self.pre_a.val().get_bits::<24>(24);
+        if self.e1.q.val() {
+            self.l_ss.next = self.n_ss.val();
+        }
+        // ca: kept, 0 (first ACK, cut), or in byte counting (increase,
+        // cwnd >= ssthresh: `g_*`) ca + b, ~cwnd when that saturates, else
+        // with the step ca + b - cwnd, chosen last.
+        self.g_n.next = self.m_inc.val() & !self.c_ss.val();
+        self.g_l.next = self.g_n.val() & self.e1.q.val();
+        self.p_n.next = self.g_n.val() & !self.sat.val();
+        self.p_l.next = self.g_l.val() & !self.sat.val();
+        self.keep_n.next = self.ca.val();
+        if self.m_cut.val() | self.b_first[15].q.val() {
+            self.keep_n.next = 0.into();
+        }
+        self.keep_l.next = self.pre_c.val();
+        if self.e1.q.val() {
+            self.keep_l.next = self.keep_n.val();
+        }
+        self.z_n.next = self.keep_n.val();
+        self.z_l.next = self.keep_l.val();
+        if self.g_n.val() {
+            self.z_n.next = self.ca_sum.val().get_bits::<24>(0);
+            if self.sat.val() {
+                self.z_n.next = !self.cw.val();
+            }
+        }
+        if self.g_l.val() {
+            self.z_l.next = self.z_n.val();
+        }
+        self.n_ca.next = self.z_n.val();
+        self.l_c.d.next = self.z_l.val();
+        if !self.ca_diff.val().get_bit(25) {
+            if self.p_n.val() {
+                self.n_ca.next = self.ca_diff.val().get_bits::<24>(0);
+            }
+            if self.p_l.val() {
+                self.l_c.d.next = self.ca_diff.val().get_bits::<24>(0);
+            }
+        }
+        self.l_a.d.next =
+            bit_cast::<48, 24>(self.l_cw.val()) | (bit_cast::<48, 24>(self.l_ss.val()) << 24);
         self.t3a.we.next = self.b_valid[15].q.val();
         self.t3a.wflow.next = self.b_flow[15].q.val();
         self.t3a.wword.next =
@@ -911,7 +1038,12 @@ pub fn raw_verilog(config: &DctcpTxConfig) -> Result<String, ParamError> {
 /// Signals whose bits are left unread on purpose (docs/lint.md).
 pub const LINT_WAIVERS: &[(&str, &str)] = &[
     ("dn", "bits 30:0: only the sign of SEG.ACK - SND.NXT is read (after())"),
-    ("dw", "bits 30:0: only the sign of SEG.ACK - WindowEnd is read (after())"),
+    (
+        "dw",
+        "bits 30:0: only the sign and the borrow of SEG.ACK - WindowEnd are read",
+    ),
+    ("gt_una", "bits 31:0: only the borrow of SND.UNA - SEG.ACK (SEG.ACK above)"),
+    ("gt_wend", "bits 31:0: only the borrow of WindowEnd - SEG.ACK (SEG.ACK above)"),
     (
         "r_sum",
         "bits 10:0 and 39:35: R = floor(base * alpha10 / 2^11) < 2^23",

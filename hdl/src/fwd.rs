@@ -29,15 +29,18 @@
 //!   writes issued in `c - 1 ..= c + 4` (records `r1 ..= r6`) and the one
 //!   issued in `c + 5` (the write port).
 //! - `c + 6`: the newest matching record's word (`r1 ..= r7`: the writes
-//!   of `c + 5` down to `c - 1`); the flow compared with the write of
-//!   `c + 6` (the write port again).
-//! - `c + 7`: `view` = the write of `c + 6` (`r1`) if it matched, else the
-//!   newest match of `c + 6`, else the RAM's word: a 3:1 multiplexer of
-//!   registers, the only logic between this block's registers and `view`.
+//!   of `c + 5` down to `c - 1`), else the RAM's word; the flow compared
+//!   with the write of `c + 6` (the write port again): if it matches, the
+//!   word written now instead. The result is registered.
+//! - `c + 7`: `view` is that register, with no logic after it: a loop
+//!   that reads `view` and writes back in the same cycle starts its carry
+//!   chains at a flip-flop, and its write goes through one 2:1
+//!   multiplexer (whose select is ready early) into the register.
 //!
 //! The compares on the write port are a path from the user's write logic
 //! through an `FB`-bit compare into a register here; drive `wflow` and
-//! `we` from registers (or little logic) for line rate.
+//! `we` from registers (or little logic) for line rate. `wword` may be
+//! late: it passes one multiplexer to a register.
 
 use rust_hdl::prelude::*;
 
@@ -75,15 +78,13 @@ pub struct FwdTable<const W: usize, const FB: usize> {
     /// of `c + 4 ..= c - 1` (`h[1..=6]`).
     s6_ram: DFF<Bits<W>>,
     h: Vec<DFF<Bit>>,
-    /// Stage 7: the RAM's word, the newest match up to `c + 5`, a match on
-    /// the write of `c + 6`.
-    s7_ram: DFF<Bits<W>>,
-    s7_fhit: DFF<Bit>,
-    s7_fword: DFF<Bits<W>>,
-    s7_e1: DFF<Bit>,
-    /// Combinational: the newest match among the records at stage 6.
+    /// Stage 7: the view.
+    s7_view: DFF<Bits<W>>,
+    /// Combinational: the newest match among the records at stage 6; the
+    /// write of `c + 6` on the same flow.
     fhit: Signal<Local, Bit>,
     fword: Signal<Local, Bits<W>>,
+    e1: Signal<Local, Bit>,
 }
 
 impl<const W: usize, const FB: usize> FwdTable<W, FB> {
@@ -103,7 +104,7 @@ impl<const W: usize, const FB: usize> FwdTable<W, FB> {
 impl<const W: usize, const FB: usize> Logic for FwdTable<W, FB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, s6_ram, s7_ram, s7_fhit, s7_fword, s7_e1);
+        dff_setup!(self, clk, s6_ram, s7_view);
         for k in 0..6 {
             self.f[k].clock.next = self.clk.val();
         }
@@ -147,7 +148,8 @@ impl<const W: usize, const FB: usize> Logic for FwdTable<W, FB> {
                 self.r_we[k].q.val() & (self.r_flow[k].q.val() == self.f[4].q.val());
         }
 
-        // Stage 6 -> 7: the newest match (h[k] now names r_word[k]).
+        // Stage 6 -> 7: the newest match (h[k] now names r_word[k]), else
+        // the RAM's word; the write of this cycle over both.
         self.fhit.next = false;
         self.fword.next = self.r_word[6].q.val();
         for j in 0..7 {
@@ -156,18 +158,16 @@ impl<const W: usize, const FB: usize> Logic for FwdTable<W, FB> {
                 self.fword.next = self.r_word[6 - j].q.val();
             }
         }
-        self.s7_ram.d.next = self.s6_ram.q.val();
-        self.s7_fhit.d.next = self.fhit.val();
-        self.s7_fword.d.next = self.fword.val();
-        self.s7_e1.d.next = self.we.val() & (self.wflow.val() == self.f[5].q.val());
+        self.e1.next = self.we.val() & (self.wflow.val() == self.f[5].q.val());
+        self.s7_view.d.next = self.s6_ram.q.val();
+        if self.fhit.val() {
+            self.s7_view.d.next = self.fword.val();
+        }
+        if self.e1.val() {
+            self.s7_view.d.next = self.wword.val();
+        }
 
         // Stage 7: the view.
-        self.view.next = self.s7_ram.q.val();
-        if self.s7_fhit.q.val() {
-            self.view.next = self.s7_fword.q.val();
-        }
-        if self.s7_e1.q.val() {
-            self.view.next = self.r_word[0].q.val();
-        }
+        self.view.next = self.s7_view.q.val();
     }
 }
