@@ -205,17 +205,9 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         nth: 0,
     },
     Equivalent {
-        module: "ccrtl_dctcp_tx__t*",
-        original: "fword = r_word$6$q;",
-        change: "delete statement",
-        reason: "FwdTable's default for the forwarded word: read only when a record matched \
-                 (fhit), and then a later assignment gives it",
-        nth: 0,
-    },
-    Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.p22_ssinc$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.p22_ssinc$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: min(b, 2 mss) < 2^17",
         nth: 0,
     },
@@ -229,7 +221,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.p23_ssinc$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.p23_ssinc$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: min(b, 2 mss) < 2^17",
         nth: 0,
     },
@@ -243,7 +235,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.p22_b24$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.p22_b24$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: min(b, 2^24 - 1) < 2^24",
         nth: 0,
     },
@@ -257,7 +249,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.p23_b24$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.p23_b24$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: min(b, 2^24 - 1) < 2^24",
         nth: 0,
     },
@@ -271,7 +263,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.plo$q [31:0] -> [30:0]",
+        change: "width-truncated ccrtl_dctcp_tx.plo$* [31:0] -> [30:0]",
         reason: "its top bit is always 0: base[15:0] * alpha10 < 2^27",
         nth: 0,
     },
@@ -285,7 +277,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.phi$q [31:0] -> [30:0]",
+        change: "width-truncated ccrtl_dctcp_tx.phi$* [31:0] -> [30:0]",
         reason: "its top bit is always 0: base[23:16] * alpha10 < 2^19",
         nth: 0,
     },
@@ -299,7 +291,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.r$q [23:0] -> [22:0]",
+        change: "width-truncated ccrtl_dctcp_tx.r$* [23:0] -> [22:0]",
         reason: "its top bit is always 0: R = floor(base * alpha10 / 2^11) <= floor((2^24 - 1) / 2) < 2^23",
         nth: 0,
     },
@@ -313,7 +305,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.t_hi_cut$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.t_hi_cut$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: floor(P / 2^11) + cwnd_max + 1 < 2^25, never negative",
         nth: 0,
     },
@@ -327,7 +319,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.t_lo_cut$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.t_lo_cut$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: floor(P / 2^11) + cwnd_min < 2^25, never negative",
         nth: 0,
     },
@@ -341,7 +333,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.t_hi_0$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.t_hi_0$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: cwnd_max + 1 <= 2^24, never negative",
         nth: 0,
     },
@@ -355,7 +347,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
-        change: "width-truncated ccrtl_dctcp_tx.t_lo_0$q [25:0] -> [24:0]",
+        change: "width-truncated ccrtl_dctcp_tx.t_lo_0$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: cwnd_min < 2^24, never negative",
         nth: 0,
     },

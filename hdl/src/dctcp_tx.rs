@@ -132,6 +132,24 @@ pub struct DctcpTx<const FB: usize> {
     a_pnxt: Vec<DFF<Bit>>,
     /// `-SEG.ACK` (stage 7, from 6).
     a_neg: DFF<Bits<32>>,
+    /// The sequence loop's tests, made a cycle early (stage 6 -> 7):
+    /// `SEG.ACK` after each value the flow's `SND.UNA` (`au_*`) and
+    /// `WindowEnd` (`aw_*`) can have at stage 7. If the ACK at stage 7 is
+    /// of the same flow (`s_e1`), its new `SND.UNA` is its `SEG.ACK`
+    /// (`au_seq`) or its `SND.UNA` (`au_una`), its new `WindowEnd` its
+    /// `SEG.ACK`, its `SND.NXT` (`aw_nxt`) or its `WindowEnd` (`aw_wend`),
+    /// as its selects say (`q_*`, registered from the loop); else the
+    /// table's word (`au_pre`, `aw_pre`).
+    s_e1: DFF<Bit>,
+    au_seq: DFF<Bit>,
+    au_una: DFF<Bit>,
+    au_pre: DFF<Bit>,
+    aw_nxt: DFF<Bit>,
+    aw_wend: DFF<Bit>,
+    aw_pre: DFF<Bit>,
+    q_una: DFF<Bit>,
+    q_wend: DFF<Bit>,
+    q_wseq: DFF<Bit>,
 
     // ---- Stages 8 to 23: the sequence loop's results -------------------
     b_valid: Vec<DFF<Bit>>,
@@ -252,10 +270,22 @@ pub struct DctcpTx<const FB: usize> {
     v_d: Signal<Local, Bits<32>>,
     v_seen: Signal<Local, Bit>,
     v_cd: Signal<Local, Bit>,
-    du: Signal<Local, Bits<33>>,
-    dw: Signal<Local, Bits<33>>,
-    gt_una: Signal<Local, Bits<33>>,
-    gt_wend: Signal<Local, Bits<33>>,
+    du: Signal<Local, Bits<32>>,
+    // SEG.ACK of the ACK at stage 6 minus each candidate, and back.
+    y_seq: Signal<Local, Bits<33>>,
+    y_una: Signal<Local, Bits<33>>,
+    y_pre: Signal<Local, Bits<33>>,
+    y_nxt: Signal<Local, Bits<33>>,
+    y_wend: Signal<Local, Bits<33>>,
+    y_prew: Signal<Local, Bits<33>>,
+    z_seq: Signal<Local, Bits<33>>,
+    z_una: Signal<Local, Bits<33>>,
+    z_pre: Signal<Local, Bits<33>>,
+    z_nxt: Signal<Local, Bits<33>>,
+    z_wend: Signal<Local, Bits<33>>,
+    z_prew: Signal<Local, Bits<33>>,
+    ahead_una: Signal<Local, Bit>,
+    ahead_wend: Signal<Local, Bit>,
     k_s: Signal<Local, Bits<32>>,
     k_c: Signal<Local, Bits<32>>,
     d_keep: Signal<Local, Bits<32>>,
@@ -406,7 +436,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clk, busy, ptr, sweep_q, a_neg, m19, base, plo, phi, r, v21_a, v21_c, v22_a, v22_c,
+            self, clk, busy, ptr, sweep_q, a_neg, s_e1, au_seq, au_una, au_pre, aw_nxt, aw_wend,
+            aw_pre, q_una, q_wend, q_wseq, m19, base, plo, phi, r, v21_a, v21_c, v22_a, v22_c,
             l_a, l_c, e1, g19, init20, min20, max20, mss20, p21_mss, p21_min, p21_max, p21_lo,
             p21_ci, p22_mss, p22_min, p22_max, p22_lo, p22_ci, p22_ssinc, p22_b24, p23_mss,
             p23_max, p23_lo, p23_ci, p23_ssinc, p23_b24, t_hi_cut, t_lo_cut, t_hi_ss, t_lo_ss,
@@ -500,18 +531,52 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.v_d.next = self.t1b.view.val().get_bits::<32>(32);
         self.v_seen.next = self.t1c.view.val().get_bit(0);
         self.v_cd.next = self.t1c.view.val().get_bit(1);
-        // Each a carry chain of its own, side by side. `SEG.ACK` differs
-        // from `SND.UNA` (`WindowEnd`) when it is below or above: the
-        // borrows (bit 32) of the differences both ways, not a 32-bit
-        // compare after the chains.
-        self.du.next =
-            bit_cast::<33, 32>(self.a_seq[6].q.val()) - bit_cast::<33, 32>(self.v_una.val());
-        self.dw.next =
-            bit_cast::<33, 32>(self.a_seq[6].q.val()) - bit_cast::<33, 32>(self.v_wend.val());
-        self.gt_una.next =
-            bit_cast::<33, 32>(self.v_una.val()) - bit_cast::<33, 32>(self.a_seq[6].q.val());
-        self.gt_wend.next =
-            bit_cast::<33, 32>(self.v_wend.val()) - bit_cast::<33, 32>(self.a_seq[6].q.val());
+        // Stage 6: the next ACK's tests (`after(SEG.ACK, c)`: the
+        // difference's sign 0, and not equal, i.e. a borrow one way or the
+        // other), each candidate's two carry chains side by side.
+        self.y_seq.next =
+            bit_cast::<33, 32>(self.a_seq[5].q.val()) - bit_cast::<33, 32>(self.a_seq[6].q.val());
+        self.z_seq.next =
+            bit_cast::<33, 32>(self.a_seq[6].q.val()) - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.y_una.next =
+            bit_cast::<33, 32>(self.a_seq[5].q.val()) - bit_cast::<33, 32>(self.v_una.val());
+        self.z_una.next =
+            bit_cast::<33, 32>(self.v_una.val()) - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.y_nxt.next =
+            bit_cast::<33, 32>(self.a_seq[5].q.val()) - bit_cast::<33, 32>(self.a_nxt[6].q.val());
+        self.z_nxt.next =
+            bit_cast::<33, 32>(self.a_nxt[6].q.val()) - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.y_wend.next =
+            bit_cast::<33, 32>(self.a_seq[5].q.val()) - bit_cast::<33, 32>(self.v_wend.val());
+        self.z_wend.next =
+            bit_cast::<33, 32>(self.v_wend.val()) - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.y_pre.next = bit_cast::<33, 32>(self.a_seq[5].q.val())
+            - bit_cast::<33, 32>(self.t1a.pre.val().get_bits::<32>(0));
+        self.z_pre.next = bit_cast::<33, 32>(self.t1a.pre.val().get_bits::<32>(0))
+            - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.y_prew.next = bit_cast::<33, 32>(self.a_seq[5].q.val())
+            - bit_cast::<33, 32>(self.t1a.pre.val().get_bits::<32>(32));
+        self.z_prew.next = bit_cast::<33, 32>(self.t1a.pre.val().get_bits::<32>(32))
+            - bit_cast::<33, 32>(self.a_seq[5].q.val());
+        self.au_seq.d.next = !self.y_seq.val().get_bit(31)
+            & (self.y_seq.val().get_bit(32) | self.z_seq.val().get_bit(32));
+        self.au_una.d.next = !self.y_una.val().get_bit(31)
+            & (self.y_una.val().get_bit(32) | self.z_una.val().get_bit(32));
+        self.au_pre.d.next = !self.y_pre.val().get_bit(31)
+            & (self.y_pre.val().get_bit(32) | self.z_pre.val().get_bit(32));
+        self.aw_nxt.d.next = !self.y_nxt.val().get_bit(31)
+            & (self.y_nxt.val().get_bit(32) | self.z_nxt.val().get_bit(32));
+        self.aw_wend.d.next = !self.y_wend.val().get_bit(31)
+            & (self.y_wend.val().get_bit(32) | self.z_wend.val().get_bit(32));
+        self.aw_pre.d.next = !self.y_prew.val().get_bit(31)
+            & (self.y_prew.val().get_bit(32) | self.z_prew.val().get_bit(32));
+        // The ACK at 6 sees the write of the one at 7 (the table's own
+        // test: t1a's write port is the ACK at 7's).
+        self.s_e1.d.next =
+            self.a_valid[6].q.val() & (self.a_flow[6].q.val() == self.a_flow[5].q.val());
+
+        // Stage 7: b, the window's counts (carry chains off the loop).
+        self.du.next = self.a_seq[6].q.val() - self.v_una.val();
         // D + SND.UNA - SEG.ACK: one carry-save level, one chain.
         self.k_s.next = self.v_d.val() ^ self.v_una.val() ^ self.a_neg.q.val();
         self.k_c.next = ((self.v_d.val() & self.v_una.val())
@@ -522,14 +587,29 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.mk_ece.next = self.v_d.val() + self.a_seq[6].q.val();
         self.mk_plain.next = self.v_d.val() + self.v_una.val();
         self.acked_sum.next = self.a_seq[6].q.val() - self.v_ws.val();
+        // The loop: its tests are registers, selected.
+        self.ahead_una.next = self.au_pre.q.val();
+        self.ahead_wend.next = self.aw_pre.q.val();
+        if self.s_e1.q.val() {
+            self.ahead_una.next = self.au_una.q.val();
+            if self.q_una.q.val() {
+                self.ahead_una.next = self.au_seq.q.val();
+            }
+            self.ahead_wend.next = self.aw_wend.q.val();
+            if self.q_wend.q.val() {
+                self.ahead_wend.next = self.aw_nxt.q.val();
+                if self.q_wseq.q.val() {
+                    self.ahead_wend.next = self.au_seq.q.val();
+                }
+            }
+        }
         self.first.next = !self.v_seen.val();
-        self.acc.next = self.v_seen.val()
-            & !self.du.val().get_bit(31)
-            & (self.du.val().get_bit(32) | self.gt_una.val().get_bit(32))
-            & !self.a_pnxt[5].q.val();
-        self.wend.next = self.acc.val()
-            & !self.dw.val().get_bit(31)
-            & (self.dw.val().get_bit(32) | self.gt_wend.val().get_bit(32));
+        self.acc.next = self.v_seen.val() & self.ahead_una.val() & !self.a_pnxt[5].q.val();
+        self.wend.next = self.acc.val() & self.ahead_wend.val();
+        // This ACK's selects, for the next one (`au_*`, `aw_*` above).
+        self.q_una.d.next = self.first.val() | self.acc.val();
+        self.q_wend.d.next = self.first.val() | self.wend.val();
+        self.q_wseq.d.next = self.first.val() & self.a_pnxt[5].q.val();
         self.cut.next =
             self.acc.val() & self.a_ece[6].q.val() & (!self.v_cd.val() | self.wend.val());
         self.cdn.next = self.v_cd.val();
@@ -1038,12 +1118,23 @@ pub fn raw_verilog(config: &DctcpTxConfig) -> Result<String, ParamError> {
 /// Signals whose bits are left unread on purpose (docs/lint.md).
 pub const LINT_WAIVERS: &[(&str, &str)] = &[
     ("dn", "bits 30:0: only the sign of SEG.ACK - SND.NXT is read (after())"),
-    (
-        "dw",
-        "bits 30:0: only the sign and the borrow of SEG.ACK - WindowEnd are read",
-    ),
-    ("gt_una", "bits 31:0: only the borrow of SND.UNA - SEG.ACK (SEG.ACK above)"),
-    ("gt_wend", "bits 31:0: only the borrow of WindowEnd - SEG.ACK (SEG.ACK above)"),
+    ("y_seq", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("y_una", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("y_pre", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("y_nxt", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("y_wend", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("y_prew", "bits 30:0: after(SEG.ACK, c) reads the sign and the borrow only"),
+    ("z_seq", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("z_una", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("z_pre", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("z_nxt", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("z_wend", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("z_prew", "bits 31:0: the borrow only (c above SEG.ACK)"),
+    ("t1b$pre", "only t1a's stage-6 word is compared a cycle early"),
+    ("t1c$pre", "only t1a's stage-6 word is compared a cycle early"),
+    ("t2$pre", "only t1a's stage-6 word is compared a cycle early"),
+    ("t3a$pre", "only t1a's stage-6 word is compared a cycle early"),
+    ("t3b$pre", "only t1a's stage-6 word is compared a cycle early"),
     (
         "r_sum",
         "bits 10:0 and 39:35: R = floor(base * alpha10 / 2^11) < 2^23",

@@ -25,17 +25,19 @@
 //! the last `k` itself (DCTCP_TX's cwnd table: `k = 3`).
 //!
 //! # Structure
-//! - `c + 5`: the RAM's word arrives; the flow is compared with the
-//!   writes issued in `c - 1 ..= c + 4` (records `r1 ..= r6`) and the one
-//!   issued in `c + 5` (the write port).
-//! - `c + 6`: the newest matching record's word (`r1 ..= r7`: the writes
-//!   of `c + 5` down to `c - 1`), else the RAM's word; the flow compared
-//!   with the write of `c + 6` (the write port again): if it matches, the
-//!   word written now instead. The result is registered.
+//! - `c + 4`: the flow is compared with the writes issued in `c - 1 ..=
+//!   c + 4` (records and the write port).
+//! - `c + 5`: the RAM's word arrives: the newest match (records `r1 ..=
+//!   r6`), else the RAM's word, and over it the write issued now (`c +
+//!   5`) if of the same flow, is registered (`pre`, stage 6).
+//! - `c + 6`: the write issued now (`c + 6`) if of the same flow, else
+//!   `pre`, is registered.
 //! - `c + 7`: `view` is that register, with no logic after it: a loop
 //!   that reads `view` and writes back in the same cycle starts its carry
 //!   chains at a flip-flop, and its write goes through one 2:1
-//!   multiplexer (whose select is ready early) into the register.
+//!   multiplexer (whose select is ready early) into the register. `pre`
+//!   is a register too: a loop can compare the next read's word with its
+//!   own candidates a cycle early.
 //!
 //! The compares on the write port are a path from the user's write logic
 //! through an `FB`-bit compare into a register here; drive `wflow` and
@@ -49,8 +51,8 @@ use crate::ram::PipeRam1;
 /// Cycles from a read's flow to its `view`.
 pub const VIEW_LATENCY: usize = 7;
 
-/// Write records kept: the writes of the 7 cycles before the current one.
-const RECORDS: usize = 7;
+/// Write records kept: the writes of the 6 cycles before the current one.
+const RECORDS: usize = 6;
 
 #[derive(LogicBlock, Default)]
 pub struct FwdTable<const W: usize, const FB: usize> {
@@ -64,27 +66,28 @@ pub struct FwdTable<const W: usize, const FB: usize> {
     /// The word of the flow read 7 cycles ago, every write before this
     /// cycle applied.
     pub view: Signal<Out, Bits<W>>,
+    /// The word of the flow read 6 cycles ago, every write before this
+    /// cycle applied (a register): `view` of the next cycle unless this
+    /// cycle writes the same flow. A loop can compare with it a cycle
+    /// early (DCTCP_TX's sequence loop).
+    pub pre: Signal<Out, Bits<W>>,
 
     ram: PipeRam1<W, FB>,
     /// The read's flow at stages 1 to 6 (`f[k]` is stage `k + 1`).
     f: Vec<DFF<Bits<FB>>>,
-    /// `r_*[k]`: the write issued `k + 1` cycles ago (`r_we` and `r_flow`
-    /// for the first six, the words for all seven: the seventh's match is
-    /// decided a cycle earlier).
+    /// `r_*[k]`: the write issued `k + 1` cycles ago (the flows of the
+    /// first five: the sixth's match is decided a cycle earlier).
     r_we: Vec<DFF<Bit>>,
     r_flow: Vec<DFF<Bits<FB>>>,
     r_word: Vec<DFF<Bits<W>>>,
-    /// Stage 6: the RAM's word; hits on the write of `c + 5` (`h[0]`) and
-    /// of `c + 4 ..= c - 1` (`h[1..=6]`).
-    s6_ram: DFF<Bits<W>>,
+    /// Stage 5: the read's flow matches `r_*[k]`.
     h: Vec<DFF<Bit>>,
-    /// Stage 7: the view.
+    /// Stage 6: the word with the writes up to `c + 5`; stage 7: up to
+    /// `c + 6` (the view).
+    s6_pre: DFF<Bits<W>>,
     s7_view: DFF<Bits<W>>,
-    /// Combinational: the newest match among the records at stage 6; the
-    /// write of `c + 6` on the same flow.
-    fhit: Signal<Local, Bit>,
-    fword: Signal<Local, Bits<W>>,
-    e1: Signal<Local, Bit>,
+    /// Combinational, stage 5: the word with the writes up to `c + 4`.
+    pre_d: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const FB: usize> FwdTable<W, FB> {
@@ -104,15 +107,15 @@ impl<const W: usize, const FB: usize> FwdTable<W, FB> {
 impl<const W: usize, const FB: usize> Logic for FwdTable<W, FB> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clk, s6_ram, s7_view);
+        dff_setup!(self, clk, s6_pre, s7_view);
         for k in 0..6 {
             self.f[k].clock.next = self.clk.val();
         }
-        for k in 0..7 {
+        for k in 0..6 {
             self.r_word[k].clock.next = self.clk.val();
             self.h[k].clock.next = self.clk.val();
         }
-        for k in 0..6 {
+        for k in 0..5 {
             self.r_we[k].clock.next = self.clk.val();
             self.r_flow[k].clock.next = self.clk.val();
         }
@@ -132,38 +135,39 @@ impl<const W: usize, const FB: usize> Logic for FwdTable<W, FB> {
         self.r_we[0].d.next = self.we.val();
         self.r_flow[0].d.next = self.wflow.val();
         self.r_word[0].d.next = self.wword.val();
-        for k in 1..7 {
+        for k in 1..6 {
             self.r_word[k].d.next = self.r_word[k - 1].q.val();
         }
-        for k in 1..6 {
+        for k in 1..5 {
             self.r_we[k].d.next = self.r_we[k - 1].q.val();
             self.r_flow[k].d.next = self.r_flow[k - 1].q.val();
         }
 
-        // Stage 5 -> 6: the word; the compares (f[4] is stage 5).
-        self.s6_ram.d.next = self.ram.read_data_a.val();
-        self.h[0].d.next = self.we.val() & (self.wflow.val() == self.f[4].q.val());
-        for k in 0..6 {
-            self.h[k + 1].d.next =
-                self.r_we[k].q.val() & (self.r_flow[k].q.val() == self.f[4].q.val());
+        // Stage 4 -> 5: the flow (f[3] is stage 4) compared with the
+        // writes of `c + 4` (the port, `h[0]`) and `c + 3 ..= c - 1`.
+        self.h[0].d.next = self.we.val() & (self.wflow.val() == self.f[3].q.val());
+        for k in 1..6 {
+            self.h[k].d.next =
+                self.r_we[k - 1].q.val() & (self.r_flow[k - 1].q.val() == self.f[3].q.val());
         }
-
-        // Stage 6 -> 7: the newest match (h[k] now names r_word[k]), else
-        // the RAM's word; the write of this cycle over both.
-        self.fhit.next = false;
-        self.fword.next = self.r_word[6].q.val();
-        for j in 0..7 {
-            if self.h[6 - j].q.val() {
-                self.fhit.next = true;
-                self.fword.next = self.r_word[6 - j].q.val();
+        // Stage 5 -> 6: the newest write of the flow among the records
+        // (`h[k]` now names `r_word[k]`, the write of `c + 4 - k`), else the
+        // RAM's word; the write of this cycle over all.
+        self.pre_d.next = self.ram.read_data_a.val();
+        for j in 0..6 {
+            if self.h[5 - j].q.val() {
+                self.pre_d.next = self.r_word[5 - j].q.val();
             }
         }
-        self.e1.next = self.we.val() & (self.wflow.val() == self.f[5].q.val());
-        self.s7_view.d.next = self.s6_ram.q.val();
-        if self.fhit.val() {
-            self.s7_view.d.next = self.fword.val();
+        self.s6_pre.d.next = self.pre_d.val();
+        if self.we.val() & (self.wflow.val() == self.f[4].q.val()) {
+            self.s6_pre.d.next = self.wword.val();
         }
-        if self.e1.val() {
+        self.pre.next = self.s6_pre.q.val();
+
+        // Stage 6 -> 7: the write of this cycle over the word.
+        self.s7_view.d.next = self.s6_pre.q.val();
+        if self.we.val() & (self.wflow.val() == self.f[5].q.val()) {
             self.s7_view.d.next = self.wword.val();
         }
 

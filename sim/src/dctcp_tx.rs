@@ -21,9 +21,10 @@
 //! A write is followed in the next cycle (the first whose ACK sees it) by
 //! an ACK that depends on it: a flow's first ACK after a write of
 //! `init_cwnd`, `cwnd_min` or `cwnd_max` (such writes come more often
-//! after a reset, while most flows are not seen yet), a slow-start ACK of
-//! all in flight after a write of `mss` or `gshift`. Every fourth reset
-//! sets windows of `2^23` bytes and more (`cwnd_max` at its ceiling,
+//! after a reset, while most flows are not seen yet), an ACK of all in
+//! flight after a write of `gshift`, of a flow in slow start or (with a
+//! step) in byte counting after a write of `mss`. Every fourth reset sets
+//! windows of `2^23` bytes and more (`cwnd_max` at its ceiling,
 //! `init_cwnd` above `2^23`), so slow start runs against `ssthresh`'s top
 //! bit.
 //! Resets as DCTCP_RX's stimulus: mid-traffic, during the clearing, held,
@@ -466,7 +467,9 @@ pub struct DctcpTxStimulus {
     writes_left: u32,
     /// Share of cycles with an ACK, in 64ths.
     load_64: u32,
-    revisit: Vec<u32>,
+    /// Flows to visit next (popped from the end), and whether that ACK
+    /// is an ECE ACK that cuts.
+    revisit: Vec<(u32, bool)>,
     since_reset: u64,
     after_reset: bool,
     /// The register the last cycle wrote (outside reset): the ACK of
@@ -603,7 +606,15 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         }
         self.since_reset += 1;
         if self.since_reset == self.flows as u64 + 2 {
-            self.revisit.extend([0, self.flow_mask, self.flow_mask, 0]);
+            // The first and the last flow, each twice: the second ACK, 1
+            // and 3 cycles after the first, cuts (its operand is
+            // clamp(init_cwnd): the flow was not seen 4 cycles before).
+            self.revisit.extend([
+                (0, true),
+                (self.flow_mask, true),
+                (self.flow_mask, false),
+                (0, false),
+            ]);
         }
         // Register writes (random payload when none).
         i.cfg_addr = self.rng.upto(7);
@@ -660,7 +671,10 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             &mut self.last_write,
             (i.cfg_valid && !i.rst).then_some(i.cfg_addr & 7),
         );
-        let mut revisit = if i.rst { None } else { self.revisit.pop() };
+        let (mut revisit, force_cut) = match self.revisit.pop() {
+            Some((f, c)) if !i.rst => (Some(f), c),
+            _ => (None, false),
+        };
         // After a write of a window register: a flow not seen yet, if one
         // of a few random ones is; after mss, a flow in slow start; after
         // gshift, a hot flow.
@@ -673,13 +687,17 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                         .find(|&f| g.flow(f).is_none());
                 }
                 Some(a @ 0..=1) => {
+                    // mss: a slow-start step or a byte-counting one.
+                    let ss = self.rng.chance(2);
                     let any = self.random_flow();
                     revisit = self
                         .hot
                         .iter()
                         .copied()
                         .chain(std::iter::once(any))
-                        .find(|&f| a == 0 || g.flow(f).is_some_and(|st| st.cwnd < st.ssthresh));
+                        .find(|&f| {
+                            a == 0 || g.flow(f).is_some_and(|st| (st.cwnd < st.ssthresh) == ss)
+                        });
                     big_ack = revisit.is_some();
                 }
                 _ => {}
@@ -771,16 +789,20 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             }),
         };
         // All that is in flight and more sent: an increase of 2 mss, a
-        // window end.
+        // byte-counting step (at least cwnd - ca more), a window end.
         if big_ack {
-            let nxt = nxt.wrapping_add(self.rng.upto(20_000));
+            let nxt = nxt.wrapping_add(st.cwnd.saturating_sub(st.ca_acc) + self.rng.upto(20_000));
             self.nxt[fi] = nxt;
             i.ack_snd_nxt = nxt;
             i.ack_seq = nxt;
         }
         // Now and then the transport's SND.NXT behind what it sent (the
         // ACK is then unacceptable, or acceptable up to it).
-        if !big_ack && self.rng.upto(255) == 0 {
+        if force_cut && flight > 0 {
+            i.ack_seq = una.wrapping_add(1 + self.rng.upto(flight - 1));
+            i.ack_ece = true;
+        }
+        if !big_ack && !force_cut && self.rng.upto(255) == 0 {
             i.ack_snd_nxt = i.ack_seq.wrapping_sub(self.rng.upto(3));
         }
     }
