@@ -335,8 +335,11 @@ pub struct CfrCamStimulus {
     /// hits, once the CAM has had `20 D` cycles to fill and not while one
     /// key floods it (a quarter of the resets): a reset must clear a hit
     /// answer at any stage of the pipeline, which resets at random times
-    /// meet rarely.
+    /// meet rarely. The distances take every value in turn
+    /// (`hit_resets`), not at random: each stage of the pipeline is met.
     reset_on_hit: bool,
+    hit_resets: u32,
+    reset_on_hit_now: bool,
     /// Cycles to the next load; loads still to come in a run.
     cfg_in: u32,
     loads_left: u32,
@@ -360,6 +363,11 @@ pub struct CfrCamStimulus {
     quiet_after_reset: bool,
     /// The key of the packet of the last reset cycle, if any.
     reset_pkt: Option<u128>,
+    /// This cycle follows a load of period 0: its packet must not be
+    /// sampled. It carries a key held by T - 1 entries (one more sample
+    /// would make it hit), looked up for the next cycles (`aim_key`).
+    after_zero_load: bool,
+    aim_key: Option<(u128, u32)>,
     /// Loads and resets are held off until the model has taken this many
     /// samples: a large period is kept for two samples now and then, so
     /// that the count reaches its top bits.
@@ -397,6 +405,8 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             reset_in: 0,
             reset_left: 0,
             reset_on_hit: false,
+            hit_resets: 0,
+            reset_on_hit_now: false,
             cfg_in: 30,
             loads_left: 0,
             pkt_256: 200,
@@ -408,6 +418,8 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             since_reset: 0,
             quiet_after_reset: false,
             reset_pkt: None,
+            after_zero_load: false,
+            aim_key: None,
             hold_until: 0,
         };
         for k in 0..6 {
@@ -429,8 +441,15 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             i.rst = true;
             self.ghosts = g.keys().copied().collect();
             self.quiet_after_reset = self.rng.chance(128);
-            self.reset_left = self.rng.upto(2);
-            self.reset_on_hit = self.rng.chance(64);
+            // A reset after a hit is one cycle long (a held one would
+            // clear the stage after too).
+            self.reset_left = if self.hit_resets > 0 && self.reset_on_hit_now {
+                0
+            } else {
+                self.rng.upto(2)
+            };
+            self.reset_on_hit_now = false;
+            self.reset_on_hit = self.rng.chance(2);
             self.reset_in = match self.rng.upto(3) {
                 0 => self.rng.range(5, 40),
                 1 => self.rng.range(200, 1_500) + 20 * depth,
@@ -468,6 +487,20 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
         } else {
             self.random_key()
         };
+        let mut pkt = pkt;
+        if std::mem::take(&mut self.after_zero_load) && !i.rst {
+            let t = g.thresh();
+            let n = g.len();
+            if let Some(k) = (0..6)
+                .filter(|_| n > 0)
+                .map(|_| *g.keys().nth(self.rng.upto(n as u32 - 1) as usize).unwrap())
+                .find(|&k| g.count(k) + 1 == t)
+            {
+                pkt = k;
+                i.pkt_valid = true;
+                self.aim_key = Some((k, LATENCY as u32 + 4));
+            }
+        }
         i.pkt_key = pkt;
         // Lookups, aimed.
         i.look_valid = self.rng.chance(self.look_256) || self.look_256 == 256;
@@ -515,6 +548,16 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             _ => self.random_key(),
         };
         i.look_key = look;
+        // (Not across a reset: the lookups after a reset aim at ghosts.)
+        if i.rst || just_reset {
+            self.aim_key = None;
+        }
+        if let Some((k, left)) = self.aim_key {
+            i.look_valid = true;
+            i.look_key = k;
+            self.aim_key = (left > 1).then_some((k, left - 1));
+        }
+        let look = i.look_key;
         if self.reset_on_hit
             && !self.flood
             && self.since_reset > 20 * depth
@@ -524,7 +567,9 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             && g.hits(look)
         {
             self.reset_on_hit = false;
-            self.reset_in = self.rng.upto(LATENCY as u32 - 1);
+            self.reset_in = self.hit_resets % LATENCY as u32;
+            self.hit_resets += 1;
+            self.reset_on_hit_now = true;
         }
         // A packet of a reset cycle is ignored: its key is a ghost too.
         if i.rst {
@@ -587,6 +632,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
                 self.hold_until = g.samples() + 2;
             }
         }
+        self.after_zero_load = i.cfg_valid && i.cfg_period == 0 && !i.rst;
     }
 }
 
