@@ -22,11 +22,15 @@
 //! reset must restore the flags kept beside the period); one large period
 //! in eight is kept, with a packet every cycle and no reset, until two
 //! samples are taken at it (so that the count runs through its top bits).
+//! The packet after a load of period 0 (not to be sampled) carries a key
+//! held by `T - 1` entries, looked up for the next LATENCY + 4 cycles: one
+//! sample too many would make it hit.
 //! Resets come after 5 to 40, a few hundred or a few thousand cycles, or
-//! (a quarter of them, once the CAM has had `20 D` cycles to fill) 1 to
-//! LATENCY cycles after a lookup that hits, so that a
-//! reset finds hit answers at every stage of the pipeline; held one to
-//! three cycles, with packets, lookups and loads in the reset cycles.
+//! (half of them, once the CAM has had `20 D` cycles to fill) one cycle
+//! long, 0 to LATENCY - 1 cycles after a lookup that hits, each distance
+//! in turn, so that a reset finds hit answers at every stage of the
+//! pipeline; the others held one to three cycles, with packets, lookups and
+//! loads in the reset cycles.
 //!
 //! Payloads of streams whose valid is low are randomised by the lockstep
 //! machinery, not here.
