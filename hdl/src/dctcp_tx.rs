@@ -32,7 +32,10 @@
 //! # Pipeline (II = 1, latency 24), stage `k` is cycle `n + k`
 //! - 0 (ports): `t1*` read.
 //! - 1: `after(SEG.ACK, SND.NXT)` (stage 2).
-//! - 7: the sequence loop; `t1*` written.
+//! - 6: the sequence loop's tests of the next ACK, a cycle early:
+//!   `after(SEG.ACK, c)` for each value `c` of `SND.UNA` and `WindowEnd`
+//!   at stage 7 (registered).
+//! - 7: the sequence loop, selecting among those tests; `t1*` written.
 //! - 8 to 18: the divider: `M = floor(marked * 1024 / acked)`.
 //! - 12: `t2` read; 13: `t3*` read.
 //! - 19: the alpha loop; `t2` written.

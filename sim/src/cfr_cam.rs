@@ -447,7 +447,7 @@ impl Stimulus<CfrCamBlock> for CfrCamStimulus {
             self.quiet_after_reset = self.rng.chance(128);
             // A reset after a hit is one cycle long (a held one would
             // clear the stage after too).
-            self.reset_left = if self.hit_resets > 0 && self.reset_on_hit_now {
+            self.reset_left = if self.reset_on_hit_now {
                 0
             } else {
                 self.rng.upto(2)
