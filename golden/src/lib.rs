@@ -16,6 +16,7 @@ pub mod crd;
 pub mod dctcp_rx;
 pub mod dctcp_tx;
 pub mod ldcp_rx;
+pub mod ldcp_tx;
 pub mod error;
 pub mod nic;
 pub mod np;
@@ -25,6 +26,7 @@ pub mod register;
 pub mod rp;
 pub mod sar;
 pub mod switch_port;
+pub mod timely;
 pub mod xorshift;
 
 pub use error::ParamError;
