@@ -152,11 +152,19 @@ pub fn model_of<B: Block>(
     let shown = path.display().to_string();
     // A netlist of `ccrtl netlist` names its target in its header: its
     // cell simulation models are verilated beside it.
-    let library = match crate::synth::gate::netlist_target(&text)? {
+    let target = crate::synth::gate::netlist_target(&text)?;
+    let library = match target {
         Some(t) => crate::synth::gate::cell_library(t)?,
         None => None,
     };
-    let model = build_model::<B>(config, &text, &shown, build_dir, library.as_ref())?;
+    let model = build_model::<B>(
+        config,
+        &text,
+        &shown,
+        build_dir,
+        library.as_ref(),
+        target.is_some(),
+    )?;
     Ok((shown, model))
 }
 
@@ -395,7 +403,7 @@ fn model_of_quiet<B: Block>(
     build_dir: &Path,
 ) -> Result<(String, verilator::Model)> {
     let shown = format!("{} (emitted)", ccrtl_hdl::emit::file_name(B::NAME));
-    let model = build_model::<B>(config, &B::verilog(config), &shown, build_dir, None)?;
+    let model = build_model::<B>(config, &B::verilog(config), &shown, build_dir, None, false)?;
     Ok((shown, model))
 }
 
@@ -407,6 +415,7 @@ fn build_model<B: Block>(
     shown: &str,
     build_dir: &Path,
     library: Option<&verilator::CellLibrary>,
+    gate_level: bool,
 ) -> Result<verilator::Model> {
     Ok(verilator::Model::build_with(
         text,
@@ -416,6 +425,7 @@ fn build_model<B: Block>(
         &B::ports(config),
         &build_dir.join("verilator"),
         library,
+        gate_level,
     )?)
 }
 
