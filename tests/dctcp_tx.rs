@@ -207,6 +207,13 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
     Equivalent {
         module: "",
         original: "",
+        change: "width-truncated ccrtl_dctcp_tx.ka_1 [16:0] -> [15:0]",
+        reason: "M with its last bit 1 is at most 1023 (M <= 1024): (1023 << 6) < 2^16",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
         change: "width-truncated ccrtl_dctcp_tx.p22_ssinc$* [25:0] -> [24:0]",
         reason: "its top bit is always 0: min(b, 2 mss) < 2^17",
         nth: 0,

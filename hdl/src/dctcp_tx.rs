@@ -25,9 +25,12 @@
 //! 3. *cwnd loop*, stage 23: `cwnd`, `ssthresh` (`t3a`), the byte-counting
 //!    accumulator and a seen bit (`t3b`): 73 bits. The cut's product is
 //!    computed before it (stages 20 to 22) from the flow's `cwnd` of 4
-//!    cycles before ([`ccrtl_golden::dctcp_tx::CUT_LAG`]): `t3`'s view at
-//!    stage 20 shows the writes of the ACKs up to 4 cycles ahead; the
-//!    loop forwards the last 3 itself.
+//!    cycles before ([`ccrtl_golden::dctcp_tx::CUT_LAG`]). `t3*` are
+//!    written a cycle after the loop, from its registered new words, so
+//!    that its adders do not reach the tables' forwarding multiplexers:
+//!    `t3`'s view at stage 20 shows the writes of the ACKs 5 and more
+//!    cycles ahead, the one 4 ahead is taken from its write register at
+//!    20, and the loop forwards the last 3 itself.
 //!
 //! # Pipeline (II = 1, latency 24), stage `k` is cycle `n + k`
 //! - 0 (ports): `t1*` read.
@@ -36,7 +39,8 @@
 //!   `after(SEG.ACK, c)` for each value `c` of `SND.UNA` and `WindowEnd`
 //!   at stage 7 (registered).
 //! - 7: the sequence loop, selecting among those tests; `t1*` written.
-//! - 8 to 18: the divider: `M = floor(marked * 1024 / acked)`.
+//! - 8 to 18: the divider: `M = floor(marked * 1024 / acked)`; at 18
+//!   also `(M << 6) >> gshift`, for both values of its last bit.
 //! - 12: `t2` read; 13: `t3*` read.
 //! - 19: the alpha loop; `t2` written.
 //! - 20: the cut's operand: `t3`'s `cwnd`, or `clamp(init_cwnd)` for a flow
@@ -44,13 +48,14 @@
 //! - 21: the product on two 16 x 16 multipliers; 22: their sum, shifted:
 //!   `R = floor(base * alpha10 / 2048)`; the forwarding of the ACKs two and
 //!   three ahead.
-//! - 23: the cwnd loop; `t3*` written; the outputs registered.
+//! - 23: the cwnd loop; the outputs registered.
+//! - 24: `t3*` written.
 //!
 //! # Registers
 //! A write in cycle `w` is in force for the ACKs accepted from `w + 1`: the
 //! write travels down a pipeline (`c_*`) and each stage that reads a
 //! register has its own copy, loaded when the write reaches that stage
-//! (`gshift` at 19; the cwnd registers at 20, carried with the ACK to
+//! (`gshift` at 18 and 19; the cwnd registers at 20, carried with the ACK to
 //! 23).
 //!
 //! # Clearing after reset
@@ -175,8 +180,10 @@ pub struct DctcpTx<const FB: usize> {
     d_div: Vec<DFF<Bits<33>>>,
     /// The quotient's bits so far, stages 9 to 18 (index `k - 9`).
     d_q: Vec<DFF<Bits<11>>>,
-    /// `M`, stage 19.
-    m19: DFF<Bits<11>>,
+    /// `(M << 6) >> gshift` (stage 19), made at 18 from both values of
+    /// `M`'s last bit, so that no shift by `gshift` of a late operand is
+    /// in the alpha loop's cycle but its state's own.
+    k19: DFF<Bits<17>>,
 
     // ---- Stages 20 to 23 -------------------------------------------------
     /// `alpha10` after the ACK (index `k - 20`).
@@ -188,7 +195,11 @@ pub struct DctcpTx<const FB: usize> {
     phi: DFF<Bits<32>>,
     /// `R` (stage 23).
     r: DFF<Bits<24>>,
-    /// `t3`'s view at stage 20, carried to stages 21 and 22.
+    /// Stage 20: the ACK four ahead (at 24 now, its word in `w_*[0]`, being
+    /// written) is valid and of the same flow (compared at 19).
+    h20: DFF<Bit>,
+    /// `t3`'s view at stage 20 with the write of the ACK four ahead over
+    /// it, carried to stages 21 and 22.
     v21_a: DFF<Bits<48>>,
     v21_c: DFF<Bits<24>>,
     v22_a: DFF<Bits<48>>,
@@ -201,7 +212,8 @@ pub struct DctcpTx<const FB: usize> {
     l_c: DFF<Bits<24>>,
     /// The ACKs at stages 22 and 23 are valid and of the same flow.
     e1: DFF<Bit>,
-    /// The cwnd loop's writes of the last two cycles.
+    /// The cwnd loop's new words of the last two cycles (the ACKs at 24
+    /// and 25); `t3*` are written from `w_*[0]`, a cycle after the loop.
     w_valid: Vec<DFF<Bit>>,
     w_flow: Vec<DFF<Bits<FB>>>,
     w_a: Vec<DFF<Bits<48>>>,
@@ -212,6 +224,8 @@ pub struct DctcpTx<const FB: usize> {
     c_addr: Vec<DFF<Bits<3>>>,
     c_data: Vec<DFF<Bits<24>>>,
     g19: DFF<Bits<4>>,
+    /// `gshift` of the ACK at stage 18.
+    g18: DFF<Bits<4>>,
     init20: DFF<Bits<24>>,
     min20: DFF<Bits<24>>,
     max20: DFF<Bits<24>>,
@@ -305,7 +319,11 @@ pub struct DctcpTx<const FB: usize> {
     n_ws: Signal<Local, Bits<32>>,
     n_d: Signal<Local, Bits<32>>,
     // The alpha loop.
-    k_add: Signal<Local, Bits<17>>,
+    /// `M` with its last bit 0 (stage 18).
+    m_0: Signal<Local, Bits<11>>,
+    /// `(M << 6) >> gshift` for `M`'s last bit 0 and 1 (stage 18).
+    ka_0: Signal<Local, Bits<17>>,
+    ka_1: Signal<Local, Bits<17>>,
     a_cur: Signal<Local, Bits<17>>,
     a_upd: Signal<Local, Bits<17>>,
     a_new: Signal<Local, Bits<17>>,
@@ -440,12 +458,11 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
     fn update(&mut self) {
         dff_setup!(
             self, clk, busy, ptr, sweep_q, a_neg, s_e1, au_seq, au_una, au_pre, aw_nxt, aw_wend,
-            aw_pre, q_una, q_wend, q_wseq, m19, base, plo, phi, r, v21_a, v21_c, v22_a, v22_c,
-            l_a, l_c, e1, g19, init20, min20, max20, mss20, p21_mss, p21_min, p21_max, p21_lo,
+            aw_pre, q_una, q_wend, q_wseq, k19, base, plo, phi, r, h20, v21_a, v21_c, v22_a, v22_c,
+            l_a, l_c, e1, g19, g18, init20, min20, max20, mss20, p21_mss, p21_min, p21_max, p21_lo,
             p21_ci, p22_mss, p22_min, p22_max, p22_lo, p22_ci, p22_ssinc, p22_b24, p23_mss,
             p23_max, p23_lo, p23_ci, p23_ssinc, p23_b24, t_hi_cut, t_lo_cut, t_hi_ss, t_lo_ss,
-            t_hi_ca, t_lo_ca, t_hi_0, t_lo_0, o_valid,
-            o_flow, o_cwnd, o_alpha, o_cut, o_we
+            t_hi_ca, t_lo_ca, t_hi_0, t_lo_0, o_valid, o_flow, o_cwnd, o_alpha, o_cut, o_we
         );
         for k in 0..7 {
             self.a_valid[k].clock.next = self.clk.val();
@@ -646,8 +663,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.sweep.next = self.rst.val() | self.sweep_q.q.val();
         self.t1a.we.next = self.a_valid[6].q.val();
         self.t1a.wflow.next = self.a_flow[6].q.val();
-        self.t1a.wword.next = bit_cast::<64, 32>(self.n_una.val())
-            | (bit_cast::<64, 32>(self.n_wend.val()) << 32);
+        self.t1a.wword.next =
+            bit_cast::<64, 32>(self.n_una.val()) | (bit_cast::<64, 32>(self.n_wend.val()) << 32);
         self.t1b.we.next = self.a_valid[6].q.val();
         self.t1b.wflow.next = self.a_flow[6].q.val();
         self.t1b.wword.next =
@@ -698,8 +715,7 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.d_rem[1].d.next = self.d_rem[0].q.val();
         self.d_q[0].d.next = 0.into();
         if self.d_rem[0].q.val() >= self.d_div[0].q.val() {
-            self.d_rem[1].d.next =
-                self.d_rem[0].q.val() - self.d_div[0].q.val();
+            self.d_rem[1].d.next = self.d_rem[0].q.val() - self.d_div[0].q.val();
             self.d_q[0].d.next = 1.into();
         }
         for k in 1..10 {
@@ -707,22 +723,24 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
             self.d_rem[k + 1].d.next = self.d_rem[k].q.val() << 1;
             self.d_q[k].d.next = self.d_q[k - 1].q.val() << 1;
             if (self.d_rem[k].q.val() << 1) >= self.d_div[k].q.val() {
-                self.d_rem[k + 1].d.next =
-                    (self.d_rem[k].q.val() << 1) - self.d_div[k].q.val();
+                self.d_rem[k + 1].d.next = (self.d_rem[k].q.val() << 1) - self.d_div[k].q.val();
                 self.d_q[k].d.next = (self.d_q[k - 1].q.val() << 1) | bits::<11>(1);
             }
         }
-        self.m19.d.next = self.d_q[9].q.val() << 1;
+        self.m_0.next = self.d_q[9].q.val() << 1;
+        self.ka_0.next = (bit_cast::<17, 11>(self.m_0.val()) << 6) >> self.g18.q.val();
+        self.ka_1.next =
+            (bit_cast::<17, 11>(self.m_0.val() | bits::<11>(1)) << 6) >> self.g18.q.val();
+        self.k19.d.next = self.ka_0.val();
         if (self.d_rem[10].q.val() << 1) >= self.d_div[10].q.val() {
-            self.m19.d.next = (self.d_q[9].q.val() << 1) | bits::<11>(1);
+            self.k19.d.next = self.ka_1.val();
         }
 
         // ---- Stage 19: the alpha loop ----------------------------------------
         self.t2.rd_flow.next = self.b_flow[4].q.val();
-        self.k_add.next = (bit_cast::<17, 11>(self.m19.q.val()) << 6) >> self.g19.q.val();
         self.a_cur.next = self.t2.view.val();
         self.a_upd.next =
-            self.a_cur.val() - (self.a_cur.val() >> self.g19.q.val()) + self.k_add.val();
+            self.a_cur.val() - (self.a_cur.val() >> self.g19.q.val()) + self.k19.q.val();
         self.a_new.next = self.a_cur.val();
         if self.b_acc[11].q.val() & self.b_we[11].q.val() {
             self.a_new.next = self.a_upd.val();
@@ -753,12 +771,21 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         if self.init20.q.val() > self.max20.q.val() {
             self.ci20.next = self.max20.q.val();
         }
+        // The view shows the writes of the ACKs five and more ahead; the
+        // one four ahead is written now, from `w_*[0]`.
+        self.h20.d.next =
+            self.b_valid[15].q.val() & (self.b_flow[15].q.val() == self.b_flow[11].q.val());
         self.base.d.next = self.ci20.val();
         if self.t3b.view.val().get_bit(24) {
             self.base.d.next = self.t3a.view.val().get_bits::<24>(0);
         }
         self.v21_a.d.next = self.t3a.view.val();
         self.v21_c.d.next = self.t3b.view.val().get_bits::<24>(0);
+        if self.h20.q.val() {
+            self.base.d.next = self.w_a[0].q.val().get_bits::<24>(0);
+            self.v21_a.d.next = self.w_a[0].q.val();
+            self.v21_c.d.next = self.w_c[0].q.val();
+        }
         self.p21_mss.d.next = self.mss20.q.val();
         self.p21_min.d.next = self.min20.q.val();
         self.p21_max.d.next = self.max20.q.val();
@@ -766,7 +793,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.p21_ci.d.next = self.ci20.val();
 
         // ---- Stage 21: the partial products -------------------------------
-        self.plo.d.next = self.base.q.val().get_bits::<16>(0) * bit_cast::<16, 11>(self.al[1].q.val());
+        self.plo.d.next =
+            self.base.q.val().get_bits::<16>(0) * bit_cast::<16, 11>(self.al[1].q.val());
         self.phi.d.next = bit_cast::<16, 8>(self.base.q.val().get_bits::<8>(16))
             * bit_cast::<16, 11>(self.al[1].q.val());
         self.v22_a.d.next = self.v21_a.q.val();
@@ -778,7 +806,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         self.p22_ci.d.next = self.p21_ci.q.val();
         // b (stage 21 is b_b[13]): the increments.
         self.p22_ssinc.d.next = bit_cast::<26, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1);
-        if self.b_b[13].q.val() < bit_cast::<24, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1) {
+        if self.b_b[13].q.val() < bit_cast::<24, 17>(bit_cast::<17, 16>(self.p21_mss.q.val()) << 1)
+        {
             self.p22_ssinc.d.next = bit_cast::<26, 24>(self.b_b[13].q.val());
         }
         self.p22_b24.d.next = bit_cast::<26, 24>(self.b_b[13].q.val());
@@ -880,8 +909,7 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         // (yosys would chain two adders): -cwnd = ~cwnd + 1, the +1 in the
         // carry word's free bit 0.
         self.ncw.next = !bit_cast::<26, 24>(self.cw.val());
-        self.csa_s.next =
-            bit_cast::<26, 24>(self.ca.val()) ^ self.p23_b24.q.val() ^ self.ncw.val();
+        self.csa_s.next = bit_cast::<26, 24>(self.ca.val()) ^ self.p23_b24.q.val() ^ self.ncw.val();
         self.csa_c.next = (((bit_cast::<26, 24>(self.ca.val()) & self.p23_b24.q.val())
             | (bit_cast::<26, 24>(self.ca.val()) & self.ncw.val())
             | (self.p23_b24.q.val() & self.ncw.val()))
@@ -1001,13 +1029,13 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         }
         self.l_a.d.next =
             bit_cast::<48, 24>(self.l_cw.val()) | (bit_cast::<48, 24>(self.l_ss.val()) << 24);
-        self.t3a.we.next = self.b_valid[15].q.val();
-        self.t3a.wflow.next = self.b_flow[15].q.val();
-        self.t3a.wword.next =
-            bit_cast::<48, 24>(self.n_cw.val()) | (bit_cast::<48, 24>(self.n_ss.val()) << 24);
-        self.t3b.we.next = self.b_valid[15].q.val() | self.sweep.val();
-        self.t3b.wflow.next = self.b_flow[15].q.val();
-        self.t3b.wword.next = bit_cast::<25, 24>(self.n_ca.val()) | bits::<25>(1 << 24);
+        // The tables are written a cycle after the loop, from registers.
+        self.t3a.we.next = self.w_valid[0].q.val();
+        self.t3a.wflow.next = self.w_flow[0].q.val();
+        self.t3a.wword.next = self.w_a[0].q.val();
+        self.t3b.we.next = self.w_valid[0].q.val() | self.sweep.val();
+        self.t3b.wflow.next = self.w_flow[0].q.val();
+        self.t3b.wword.next = bit_cast::<25, 24>(self.w_c[0].q.val()) | bits::<25>(1 << 24);
         if self.busy.q.val() | self.rst.val() {
             self.t3b.wflow.next = self.ptr.q.val();
             self.t3b.wword.next = 0.into();
@@ -1017,7 +1045,8 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
         }
         self.w_valid[0].d.next = self.b_valid[15].q.val();
         self.w_flow[0].d.next = self.b_flow[15].q.val();
-        self.w_a[0].d.next = self.t3a.wword.val();
+        self.w_a[0].d.next =
+            bit_cast::<48, 24>(self.n_cw.val()) | (bit_cast::<48, 24>(self.n_ss.val()) << 24);
         self.w_c[0].d.next = self.n_ca.val();
         self.w_valid[1].d.next = self.w_valid[0].q.val();
         self.w_flow[1].d.next = self.w_flow[0].q.val();
@@ -1046,6 +1075,9 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
             self.c_valid[k].d.next = self.c_valid[k - 1].q.val() & !self.rst.val();
             self.c_addr[k].d.next = self.c_addr[k - 1].q.val();
             self.c_data[k].d.next = self.c_data[k - 1].q.val();
+        }
+        if self.c_valid[17].q.val() & (self.c_addr[17].q.val() == 0) {
+            self.g18.d.next = self.c_data[17].q.val().get_bits::<4>(0);
         }
         if self.c_valid[18].q.val() & (self.c_addr[18].q.val() == 0) {
             self.g19.d.next = self.c_data[18].q.val().get_bits::<4>(0);
@@ -1081,6 +1113,7 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
             self.ptr.d.next = 1.into();
             self.sweep_q.d.next = true;
             self.g19.d.next = self.reset_g.val();
+            self.g18.d.next = self.reset_g.val();
             self.init20.d.next = self.reset_init.val();
             self.min20.d.next = self.reset_min.val();
             self.max20.d.next = self.reset_max.val();
