@@ -188,6 +188,32 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         "if (init20$q > max20$q) begin",
         "clamp(init_cwnd): with init_cwnd = cwnd_max both branches give cwnd_max",
     ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "< -> <=",
+        "if (b_b$13$q < ((((p21_mss$q) & 17'h1ffff) << 32'h1) & 24'hffffff)) begin",
+        "min(b, 2 mss): at b = 2 mss both branches give 2 mss",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "26'h3ffffff -> 26'h0 #2",
+        "max1_22 = ((p22_max$q) & 26'h3ffffff) + ((32'h1) & 26'h3ffffff);",
+        "the clamp tests c > cwnd_max as c >= cwnd_max + 1; as c >= cwnd_max it \
+         also clamps c = cwnd_max to cwnd_max",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "& -> |",
+        "n_ss = ((32'hffffff) & 24'hffffff);",
+        "both operands are 2^24 - 1",
+    ),
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.t1c$pre [1:0] -> [0:0]",
+        reason: "t1c's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+        nth: 0,
+    },
     // Registers wider than their values (bounds in hdl/src/dctcp_tx.rs):
     // a one-bit truncation of their top bit cannot show.
     Equivalent {

@@ -482,6 +482,11 @@ pub struct DctcpTxStimulus {
     last_write: Option<u32>,
     /// Writes to do next, one per cycle: `(address, data)`.
     queued: Vec<(u32, u32)>,
+    /// A flow whose first ACK came in the cycle of a write of mss: in
+    /// slow start for the next ACK, the first to see the new mss.
+    ss_next: Option<u32>,
+    /// The write of mss after the clearing is still to come.
+    mss_fresh: bool,
 }
 
 impl DctcpTxStimulus {
@@ -576,6 +581,8 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             after_reset: false,
             last_write: None,
             queued: Vec::new(),
+            ss_next: None,
+            mss_fresh: false,
         };
         for f in 0..flows as usize {
             s.ece_8[f] = s.rng.upto(8) as u8;
@@ -627,9 +634,26 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         // (slow start far above 2^23 against ssthresh 2^24 - 1).
         let fresh = self.since_reset > self.flows as u64 + 2
             && self.since_reset < 4 * self.flows as u64 + 2_000;
-        if fresh && self.since_reset == self.flows as u64 + 3 && self.resets % 4 == 2 {
-            let big = self.rng.range(1 << 23, CWND_MAX);
-            self.queued.extend([(4, CWND_MAX), (2, big), (1, self.rng.range(1, 9_000))]);
+        if fresh && self.since_reset == self.flows as u64 + 3 {
+            if self.resets % 4 == 2 {
+                let big = self.rng.range(1 << 23, CWND_MAX);
+                self.queued.extend([(4, CWND_MAX), (2, big)]);
+            }
+            // Every other reset (the others keep mss's reset value).
+            self.mss_fresh = self.resets % 2 == 0;
+        }
+        // A write of mss once the clearing and the visits after it are
+        // over, while most flows are not seen yet (its cycle's ACK is a
+        // first ACK, the next a slow-start step).
+        if fresh && self.mss_fresh && self.queued.is_empty() && self.revisit.is_empty() && g.ready()
+        {
+            self.mss_fresh = false;
+            self.queued.push((1, self.rng.range(1, 9_000)));
+        }
+        // Then mss = 0 (with 2^16 flows the clearings take most of a run's
+        // cycles, and random writes of 0 seldom meet an ACK).
+        if fresh && self.since_reset == self.flows as u64 + 70 && self.resets % 2 == 0 {
+            self.queued.push((1, 0));
         }
         if let Some((addr, data)) = self.queued.pop() {
             i.cfg_valid = true;
@@ -681,6 +705,8 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         // of a few random ones is; after mss, a flow in slow start; after
         // gshift, a hot flow.
         let mut big_ack = false;
+        // The slow-start step after a write of mss: an ACK that does not cut.
+        let mut no_ece = false;
         if revisit.is_none() && !i.rst {
             match last_write {
                 Some(2..=4) => {
@@ -690,19 +716,42 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                 }
                 Some(a @ 0..=1) => {
                     // mss: a slow-start step or a byte-counting one.
-                    let ss = self.rng.chance(2);
+                    let ss = self.ss_next.is_some() || self.rng.chance(2);
                     let any = self.random_flow();
+                    let wanted = |f: u32| {
+                        a == 0 || g.flow(f).is_some_and(|st| (st.cwnd < st.ssthresh) == ss)
+                    };
                     revisit = self
-                        .hot
-                        .iter()
-                        .copied()
+                        .ss_next
+                        .into_iter()
+                        .chain(self.hot.iter().copied())
                         .chain(std::iter::once(any))
-                        .find(|&f| {
-                            a == 0 || g.flow(f).is_some_and(|st| (st.cwnd < st.ssthresh) == ss)
-                        });
+                        .find(|&f| wanted(f));
+                    // Slow start ends at a flow's first cut: with few
+                    // flows left in it, look among more of them.
+                    if revisit.is_none() && a == 1 {
+                        revisit = (0..16).map(|_| self.random_flow()).find(|&f| wanted(f));
+                    }
                     big_ack = revisit.is_some();
+                    no_ece = big_ack && a == 1 && ss;
                 }
                 _ => {}
+            }
+        }
+        // A write of mss: a first ACK of a flow not seen yet, so that a
+        // flow is in slow start for the ACK after it (slow start ends at a
+        // flow's first cut, and few flows are in it for long).
+        self.ss_next = None;
+        if !i.rst && g.ready() && i.cfg_valid && i.cfg_addr & 7 == 1 {
+            match revisit {
+                // Already a first ACK (after a write of a window register).
+                Some(f) if g.flow(f).is_none() => self.ss_next = Some(f),
+                Some(_) => {}
+                None => {
+                    self.ss_next =
+                        (0..8).map(|_| self.random_flow()).find(|&f| g.flow(f).is_none());
+                    revisit = self.ss_next;
+                }
             }
         }
         if revisit.is_none() && self.rng.upto(63) >= self.load_64 && !after_reset {
@@ -792,6 +841,9 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         };
         // All that is in flight and more sent: an increase of 2 mss, a
         // byte-counting step (at least cwnd - ca more), a window end.
+        if no_ece {
+            i.ack_ece = false;
+        }
         if big_ack {
             let nxt = nxt.wrapping_add(st.cwnd.saturating_sub(st.ca_acc) + self.rng.upto(20_000));
             self.nxt[fi] = nxt;
