@@ -23,7 +23,12 @@
 //! `init_cwnd`, `cwnd_min` or `cwnd_max` (such writes come more often
 //! after a reset, while most flows are not seen yet), an ACK of all in
 //! flight after a write of `gshift`, of a flow in slow start or (with a
-//! step) in byte counting after a write of `mss`. Every fourth reset sets
+//! step) in byte counting after a write of `mss`. Slow start ends at a
+//! flow's first cut, so few flows are in it at a random write: the ACK in
+//! the cycle of a write of `mss` is a flow's first ACK, and the next ACK
+//! that flow's slow-start step. Every other reset writes `mss` once the
+//! clearing and its visits are over, then `mss = 0` (the other resets keep
+//! its reset value in force). Every fourth reset sets
 //! windows of `2^23` bytes and more (`cwnd_max` at its ceiling,
 //! `init_cwnd` above `2^23`), so slow start runs against `ssthresh`'s top
 //! bit.
