@@ -59,6 +59,7 @@
 //!   step: `evt_ready` is low during its first `F` steps.
 
 use crate::error::ParamError;
+pub use crate::flow_shape::{FlowShape, SUPPORTED_FLOW_BITS};
 use crate::mask;
 
 /// Cycles from an accepted event to its ACKs on the outputs.
@@ -68,58 +69,10 @@ pub const M_BITS: u32 = 4;
 /// Width of an ACK's packet count (`1 ..= 2^M_BITS - 1`).
 pub const COUNT_BITS: u32 = M_BITS;
 
-/// The shape menu, written once: the flow-id widths the RTL can be generated
-/// with. `dctcp_rx_shape_menu!([callback] ; ARGS)` expands
-/// `callback!{ (ARGS) ; [flow widths] }`; the constant below and the hdl
-/// crate's const-generic dispatch are generated from it.
-#[macro_export]
-macro_rules! dctcp_rx_shape_menu {
-    ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [4, 8, 12, 16] }
-    };
-}
-
-macro_rules! menu_constants {
-    (() ; [$($f:literal),*]) => {
-        /// Flow-id widths the RTL can be generated with.
-        pub const SUPPORTED_FLOW_BITS: &[u32] = &[$($f),*];
-    };
-}
-dctcp_rx_shape_menu!([menu_constants];);
-
-/// Generation-time (structural) sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DctcpRxShape {
-    /// Width of a flow id: `F = 2^flow_bits` flows are tracked.
-    pub flow_bits: u32,
-}
-
-impl Default for DctcpRxShape {
-    fn default() -> Self {
-        // 4,096 flows.
-        DctcpRxShape { flow_bits: 12 }
-    }
-}
-
-impl DctcpRxShape {
-    pub fn validate(&self) -> Result<(), ParamError> {
-        if !SUPPORTED_FLOW_BITS.contains(&self.flow_bits) {
-            return Err(ParamError::new(
-                "flow_bits",
-                format!(
-                    "{} is not supported; choose one of {SUPPORTED_FLOW_BITS:?}",
-                    self.flow_bits
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Number of flows, `2^flow_bits` (also the cycles a reset's clearing takes).
-    pub fn flows(&self) -> u32 {
-        1 << self.flow_bits
-    }
-}
+/// Generation-time (structural) sizes: the flow count, the shape every
+/// per-flow block shares ([`crate::flow_shape`], where the menu
+/// `flow_shape_menu!` is written once).
+pub type DctcpRxShape = FlowShape;
 
 /// Runtime parameters, held in registers and loadable while the block runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -102,6 +102,7 @@
 //!   step: `ev_ready` is low during its first `F` steps.
 
 use crate::error::ParamError;
+pub use crate::flow_shape::{FlowShape, SUPPORTED_FLOW_BITS};
 use crate::mask;
 
 pub use crate::register::Register;
@@ -168,59 +169,10 @@ pub const CFG_ADDR_BITS: u32 = 3;
 /// Width of the `cfg_data` port (the widest registers, `iw` and `cw_max`).
 pub const CFG_DATA_BITS: u32 = PKT_BITS;
 
-/// The shape menu, written once: the flow-id widths the RTL can be
-/// generated with. `ldcp_tx_shape_menu!([callback] ; ARGS)` expands
-/// `callback!{ (ARGS) ; [flow widths] }`; the constant below (and an hdl
-/// crate's const-generic dispatch, when there is one) is generated from it.
-#[macro_export]
-macro_rules! ldcp_tx_shape_menu {
-    ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [4, 8, 12, 16] }
-    };
-}
-
-macro_rules! menu_constants {
-    (() ; [$($f:literal),*]) => {
-        /// Flow-id widths the RTL can be generated with.
-        pub const SUPPORTED_FLOW_BITS: &[u32] = &[$($f),*];
-    };
-}
-ldcp_tx_shape_menu!([menu_constants];);
-
-/// Generation-time (structural) sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LdcpTxShape {
-    /// Width of a flow id: `F = 2^flow_bits` flows are tracked.
-    pub flow_bits: u32,
-}
-
-impl Default for LdcpTxShape {
-    /// 4,096 flows.
-    fn default() -> Self {
-        LdcpTxShape { flow_bits: 12 }
-    }
-}
-
-impl LdcpTxShape {
-    /// Refuses, by name, a `flow_bits` off [`SUPPORTED_FLOW_BITS`].
-    pub fn validate(&self) -> Result<(), ParamError> {
-        if !SUPPORTED_FLOW_BITS.contains(&self.flow_bits) {
-            return Err(ParamError::new(
-                "flow_bits",
-                format!(
-                    "{} is not supported; choose one of {SUPPORTED_FLOW_BITS:?}",
-                    self.flow_bits
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Number of flows, `2^flow_bits` (also the cycles a reset's clearing takes).
-    pub fn flows(&self) -> u32 {
-        1 << self.flow_bits
-    }
-}
+/// Generation-time (structural) sizes: the flow count, the shape every
+/// per-flow block shares ([`crate::flow_shape`], where the menu
+/// `flow_shape_menu!` is written once).
+pub type LdcpTxShape = FlowShape;
 
 /// The register map, the one source of the `cfg` port's addresses. A write
 /// of an address not here is ignored; data bits above a register's width

@@ -18,6 +18,7 @@ pub mod dctcp_tx;
 pub mod ldcp_rx;
 pub mod ldcp_tx;
 pub mod error;
+pub mod flow_shape;
 pub mod nic;
 pub mod np;
 pub mod pacer;

@@ -93,6 +93,7 @@
 //!   step: `ev_ready` is low during its first `F` steps.
 
 use crate::error::ParamError;
+pub use crate::flow_shape::{FlowShape, SUPPORTED_FLOW_BITS};
 use crate::mask;
 
 pub use crate::register::Register;
@@ -368,59 +369,10 @@ pub mod branch {
     pub const GRADIENT_POSITIVE: u8 = 3;
 }
 
-/// The shape menu, written once: the flow-id widths the RTL can be
-/// generated with. `timely_shape_menu!([callback] ; ARGS)` expands
-/// `callback!{ (ARGS) ; [flow widths] }`; the constant below (and the hdl
-/// crate's const-generic dispatch, once written) are generated from it.
-#[macro_export]
-macro_rules! timely_shape_menu {
-    ([$($callback:tt)*] ; $($args:tt)*) => {
-        $($callback)*! { ($($args)*) ; [4, 8, 12, 16] }
-    };
-}
-
-macro_rules! menu_constants {
-    (() ; [$($f:literal),*]) => {
-        /// Flow-id widths the RTL can be generated with.
-        pub const SUPPORTED_FLOW_BITS: &[u32] = &[$($f),*];
-    };
-}
-timely_shape_menu!([menu_constants];);
-
-/// Generation-time (structural) sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TimelyShape {
-    /// Width of a flow id: `F = 2^flow_bits` flows are tracked.
-    pub flow_bits: u32,
-}
-
-impl Default for TimelyShape {
-    /// 4,096 flows.
-    fn default() -> Self {
-        TimelyShape { flow_bits: 12 }
-    }
-}
-
-impl TimelyShape {
-    /// `flow_bits` is on the menu ([`SUPPORTED_FLOW_BITS`]).
-    pub fn validate(&self) -> Result<(), ParamError> {
-        if !SUPPORTED_FLOW_BITS.contains(&self.flow_bits) {
-            return Err(ParamError::new(
-                "flow_bits",
-                format!(
-                    "{} is not supported; choose one of {SUPPORTED_FLOW_BITS:?}",
-                    self.flow_bits
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Number of flows, `2^flow_bits` (also the cycles a reset's clearing takes).
-    pub fn flows(&self) -> u32 {
-        1 << self.flow_bits
-    }
-}
+/// Generation-time (structural) sizes: the flow count, the shape every
+/// per-flow block shares ([`crate::flow_shape`], where the menu
+/// `flow_shape_menu!` is written once).
+pub type TimelyShape = FlowShape;
 
 /// The register map, the one source of the `cfg` port's addresses. A write
 /// of an address not here is ignored; data bits above a register's width

@@ -507,7 +507,7 @@ pub fn raw_verilog_of(config: &DctcpRxConfig, rule: Rule) -> Result<String, Para
             generate_verilog(&b)
         }};
     }
-    Ok(crate::dispatch_dctcp_rx_shape!(config.shape, make))
+    Ok(crate::dispatch_flow_shape!(config.shape, make))
 }
 
 /// The finished Verilog file of the receiver of `rule`.
@@ -545,7 +545,7 @@ pub fn sim_of(
             Box::new(DctcpRxSim(b)) as Box<dyn crate::sim::CycleSim<DctcpRxIn, DctcpRxOut>>
         }};
     }
-    Ok(crate::dispatch_dctcp_rx_shape!(config.shape, make))
+    Ok(crate::dispatch_flow_shape!(config.shape, make))
 }
 
 /// The ports of the receiver for a validated configuration, read from the
@@ -556,7 +556,7 @@ pub fn ports(config: &DctcpRxConfig) -> Vec<crate::ports::HdlPort> {
             crate::ports::ports_of(&DctcpRx::<$f>::new(config, Rule::Dctcp))
         }};
     }
-    crate::dispatch_dctcp_rx_shape!(config.shape, make)
+    crate::dispatch_flow_shape!(config.shape, make)
 }
 
 /// The finished Verilog file for DCTCP_RX.
@@ -606,27 +606,4 @@ impl<const FB: usize> crate::sim::CycleSim<DctcpRxIn, DctcpRxOut> for DctcpRxSim
         );
         out
     }
-}
-
-/// Expands `$make!(FB)` for the run-time shape `$shape`, over every
-/// flow width of the menu in `ccrtl_golden::dctcp_rx_shape_menu!` (the one
-/// place the menu is written). The shape must be validated.
-#[macro_export]
-macro_rules! dispatch_dctcp_rx_shape {
-    ($shape:expr, $make:ident) => {
-        ccrtl_golden::dctcp_rx_shape_menu!([$crate::dctcp_rx_dispatch_flows] ; $shape, $make)
-    };
-}
-
-/// One match arm per flow width of the menu (used by `dispatch_dctcp_rx_shape!`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! dctcp_rx_dispatch_flows {
-    (($shape:expr, $make:ident) ; [$($f:literal),*]) => {{
-        let shape = $shape;
-        match shape.flow_bits {
-            $($f => $make!($f),)*
-            f => unreachable!("flow_bits {f} passed validation but has no instance"),
-        }
-    }};
 }

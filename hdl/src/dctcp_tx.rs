@@ -1148,7 +1148,7 @@ pub fn raw_verilog(config: &DctcpTxConfig) -> Result<String, ParamError> {
             generate_verilog(&b)
         }};
     }
-    Ok(crate::dispatch_dctcp_tx_shape!(config.shape, make))
+    Ok(crate::dispatch_flow_shape!(config.shape, make))
 }
 
 /// Signals whose bits are left unread on purpose (docs/lint.md).
@@ -1237,7 +1237,7 @@ pub fn sim(
             Box::new(DctcpTxSim(b)) as Box<dyn crate::sim::CycleSim<DctcpTxIn, DctcpTxOut>>
         }};
     }
-    Ok(crate::dispatch_dctcp_tx_shape!(config.shape, make))
+    Ok(crate::dispatch_flow_shape!(config.shape, make))
 }
 
 /// The ports of DCTCP_TX for a validated configuration, read from the struct.
@@ -1247,7 +1247,7 @@ pub fn ports(config: &DctcpTxConfig) -> Vec<crate::ports::HdlPort> {
             crate::ports::ports_of(&DctcpTx::<$f>::new(config))
         }};
     }
-    crate::dispatch_dctcp_tx_shape!(config.shape, make)
+    crate::dispatch_flow_shape!(config.shape, make)
 }
 
 struct DctcpTxSim<const FB: usize>(DctcpTx<FB>);
@@ -1285,27 +1285,4 @@ impl<const FB: usize> crate::sim::CycleSim<DctcpTxIn, DctcpTxOut> for DctcpTxSim
         );
         out
     }
-}
-
-/// Expands `$make!(FB)` for the run-time shape `$shape`, over every flow
-/// width of the menu in `ccrtl_golden::dctcp_tx_shape_menu!` (the one place
-/// the menu is written). The shape must be validated.
-#[macro_export]
-macro_rules! dispatch_dctcp_tx_shape {
-    ($shape:expr, $make:ident) => {
-        ccrtl_golden::dctcp_tx_shape_menu!([$crate::dctcp_tx_dispatch_flows] ; $shape, $make)
-    };
-}
-
-/// One match arm per flow width of the menu (used by `dispatch_dctcp_tx_shape!`).
-#[doc(hidden)]
-#[macro_export]
-macro_rules! dctcp_tx_dispatch_flows {
-    (($shape:expr, $make:ident) ; [$($f:literal),*]) => {{
-        let shape = $shape;
-        match shape.flow_bits {
-            $($f => $make!($f),)*
-            f => unreachable!("flow_bits {f} passed validation but has no instance"),
-        }
-    }};
 }

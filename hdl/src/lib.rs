@@ -26,3 +26,28 @@ pub mod rp_visit;
 pub mod sar;
 pub mod sim;
 pub mod switch_port;
+
+/// Expands `$make!(FB)` for the run-time flow shape `$shape`
+/// (`ccrtl_golden::flow_shape::FlowShape`, the shape of DCTCP_RX, LDCP_RX,
+/// DCTCP_TX, LDCP_TX and TIMELY), over every flow width of the menu in
+/// `ccrtl_golden::flow_shape_menu!` (the one place the menu is written).
+/// The shape must be validated.
+#[macro_export]
+macro_rules! dispatch_flow_shape {
+    ($shape:expr, $make:ident) => {
+        ccrtl_golden::flow_shape_menu!([$crate::flow_shape_dispatch_arms] ; $shape, $make)
+    };
+}
+
+/// One match arm per flow width of the menu (used by `dispatch_flow_shape!`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! flow_shape_dispatch_arms {
+    (($shape:expr, $make:ident) ; [$($f:literal),*]) => {{
+        let shape = $shape;
+        match shape.flow_bits {
+            $($f => $make!($f),)*
+            f => unreachable!("flow_bits {f} passed validation but has no instance"),
+        }
+    }};
+}
