@@ -47,9 +47,10 @@
 // stage-8 statement that f's first and acceptable ACKs are the contract's
 // (ASSUME_ACCEPT); P3 assumes P3a's statement that the divider of a window
 // end of f gets 1 <= acked and marked <= acked (ASSUME_DIVIDER). P3a
-// assumes nothing but the input contract, so the chain is sound. Those
-// tasks cut the logic upstream of what they assume (free values in the
-// task script), which only adds behaviours.
+// assumes nothing but the input contract, so the chain is sound. The
+// tasks of P1 to P4 make free in every cycle (cutpoint, in the task
+// script) signals their property holds for any value of, among them the
+// logic upstream of what P1 and P3 assume; that only adds behaviours.
 //
 // Internal signals come through `expose` in the task script: registers as
 // `<name>$q`, a table's RAM as `<table>.ram.<name>` (escaped identifiers
