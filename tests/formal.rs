@@ -116,6 +116,21 @@ const LDCP_RX_TASKS: &[&str] = DCTCP_RX_TASKS;
 /// The configuration of formal/ldcp_rx/: DCTCP_RX's.
 const LDCP_RX_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/dctcp_tx/dctcp_tx.sby.
+const DCTCP_TX_TASKS: &[&str] = &[
+    "p1_cwnd_bounds",
+    "p2_cut_once",
+    "p3a_window",
+    "p3_alpha",
+    "p4_idle_zero",
+    "p5_ready",
+    "cover",
+];
+
+/// The configuration of formal/dctcp_tx/: 16 flows, small windows (mss
+/// 1000, cwnd in [2000, 100000], init 10000).
+const DCTCP_TX_CONFIGS: &[&str] = &["params-tiny"];
+
 /// Every task of formal/sar/sar.sby.
 const SAR_TASKS: &[&str] = &[
     "p1_decision",
@@ -152,6 +167,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("rcc_sched", RCC_SCHED_TASKS, RCC_SCHED_CONFIGS),
     ("dctcp_rx", DCTCP_RX_TASKS, DCTCP_RX_CONFIGS),
     ("ldcp_rx", LDCP_RX_TASKS, LDCP_RX_CONFIGS),
+    ("dctcp_tx", DCTCP_TX_TASKS, DCTCP_TX_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -914,6 +930,175 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_ready",
     },
+    // ---- DCTCP_TX (params-tiny: 16 flows, mss 1000, cwnd in [2000, 100000]) ----
+    Bug {
+        // cwnd_max does not win over cwnd_min: with cwnd_min > cwnd_max a
+        // value below cwnd_min goes to cwnd_min, above the ceiling.
+        name: "dctcp_tx_cwnd_max_not_winning",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        if (max20$q < min20$q) begin\n            ci_lo = max20$q;\n        end\n",
+            "",
+            1,
+        )],
+        fails: &["p1_cwnd_bounds"],
+        unproven: &[],
+        fast_also: "p4_idle_zero",
+    },
+    Bug {
+        // The cwnd loop's ACK at stage 22 does not take the word of the ACK
+        // two ahead (at 24, being written): an ACK of f right behind
+        // another sees the cwnd before it, outside the bounds the one
+        // between applied after a register write.
+        name: "dctcp_tx_forward_two_ahead_missing",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        if (w_valid$0$q & (w_flow$0$q == b_flow$14$q)) begin\n            pre_a = w_a$0$q;\n            pre_c = w_c$0$q;\n        end\n",
+            "",
+            1,
+        )],
+        fails: &["p1_cwnd_bounds"],
+        unproven: &[],
+        fast_also: "p4_idle_zero",
+    },
+    Bug {
+        // A cut does not set the window's cut flag: a second ECE ACK in the
+        // window cuts again.
+        name: "dctcp_tx_cut_flag_not_set",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[("            cdn = cut | (v_cd & ~wend);", "            cdn = v_cd & ~wend;", 1)],
+        fails: &["p2_cut_once", "cover"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // A window end is never reported on the port (m_cc_window_ended
+        // stays low): a cut of a new window looks like a second cut.
+        name: "dctcp_tx_window_end_not_reported",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[("            o_we$d = b_we$15$q;", "            o_we$d = 1'b0;", 1)],
+        fails: &["p2_cut_once", "cover"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // FwdTable (all six tables): the view misses the write issued in
+        // the cycle before it (stage 6 -> 7), so back-to-back ACKs of a
+        // flow see a stale word.
+        name: "dctcp_tx_view_misses_last_write",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        s7_view$d = s6_pre$q;\n        if (we & (wflow == f$5$q)) begin\n            s7_view$d = wword;\n        end\n",
+            "        s7_view$d = s6_pre$q;\n",
+            6,
+        )],
+        fails: &["p2_cut_once", "p3a_window"],
+        unproven: &["p1_cwnd_bounds"],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // SEG.ACK == SND.NXT taken as after SND.NXT: an ACK of everything
+        // in flight is unacceptable.
+        name: "dctcp_tx_snd_nxt_itself_after",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        a_pnxt$0$d = ~dn[32'h1f] & (a_seq$0$q != a_nxt$0$q);",
+            "        a_pnxt$0$d = ~dn[32'h1f];",
+            1,
+        )],
+        fails: &["p3a_window"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // A first ACK after SND.NXT starts its window at SND.NXT, not at
+        // SEG.ACK (the rule gap the lockstep found: a window can then pass
+        // 2^32 bytes).
+        name: "dctcp_tx_first_window_end_at_snd_nxt",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "            if (first & a_pnxt$5$q) begin\n                n_wend = a_seq$6$q;\n            end\n",
+            "",
+            1,
+        )],
+        fails: &["p3a_window"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // acked counted from SND.UNA (this ACK's bytes) instead of the
+        // window's start.
+        name: "dctcp_tx_acked_from_snd_una",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        acked_sum = a_seq$6$q - v_ws;",
+            "        acked_sum = a_seq$6$q - v_una;",
+            1,
+        )],
+        fails: &["p3a_window"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // (M << 6) >> gshift made at stage 18 with stage 19's gshift (the
+        // copy of the ACK ahead): after a write of gshift, alpha's gain and
+        // decay use different shifts and alpha passes 1.
+        name: "dctcp_tx_gain_shift_of_stage_19",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[("<< 32'h6) >> g18$q;", "<< 32'h6) >> g19$q;", 2)],
+        fails: &["p3_alpha"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // m_cc_cwnd holds its last value when no result leaves.
+        name: "dctcp_tx_idle_cwnd_held",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        o_cwnd$d = 32'h0;\n        o_alpha$d = 32'h0;\n        o_cut$d = 1'b0;\n        o_we$d = 1'b0;\n        if (b_valid$15$q)",
+            "        o_alpha$d = 32'h0;\n        o_cut$d = 1'b0;\n        o_we$d = 1'b0;\n        if (b_valid$15$q)",
+            1,
+        )],
+        fails: &["p4_idle_zero"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
+    Bug {
+        // The clearing ends a cycle early: s_ack_ready rises in the 16th
+        // cycle after a reset.
+        name: "dctcp_tx_clearing_one_cycle_short",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        if (busy$q & (ptr$q == 32'h0)) begin",
+            "        if (busy$q & (ptr$q == 32'hf)) begin",
+            1,
+        )],
+        fails: &["p1_cwnd_bounds", "p2_cut_once", "p3a_window", "p3_alpha", "p5_ready"],
+        unproven: &[],
+        fast_also: "p4_idle_zero",
+    },
+    Bug {
+        // No ACK ever cuts cwnd: every property holds, two covers are not
+        // reached.
+        name: "dctcp_tx_never_cut",
+        block: "dctcp_tx",
+        config: "params-tiny",
+        edits: &[("        cut = acc & a_ece$6$q & (~v_cd | wend);", "        cut = 1'b0;", 1)],
+        fails: &["cover"],
+        unproven: &[],
+        fast_also: "p5_ready",
+    },
     Bug {
         // The cut's floor compares the reduced rate with r_min - 1: a cut
         // can leave Rc one below the floor.
@@ -1103,6 +1288,12 @@ const FAST: &[&str] = &[
     "ldcp_rx_ce_not_at_once",
     "ldcp_rx_clearing_skips_the_last_flow",
     "ldcp_rx_idle_count_not_zeroed",
+    "dctcp_tx_cwnd_max_not_winning",
+    "dctcp_tx_cut_flag_not_set",
+    "dctcp_tx_snd_nxt_itself_after",
+    "dctcp_tx_gain_shift_of_stage_19",
+    "dctcp_tx_idle_cwnd_held",
+    "dctcp_tx_clearing_one_cycle_short",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1293,6 +1484,9 @@ fn check_bug(b: &Bug, tasks: &[&str]) {
 const FAST_SUBSET: &[(&str, &[&str])] = &[
     // LDCP_RX's P1 fails on its own bug; this one is the shell's P3.
     ("ldcp_rx_clearing_skips_the_last_flow", &["p3_ready"]),
+    // DCTCP_TX's short clearing fails every task with the clearing's
+    // invariants (about 7 s each); P5 is the one it is about.
+    ("dctcp_tx_clearing_one_cycle_short", &["p5_ready"]),
     (
         "rp_target_cap_off_by_5",
         &["lemma_a_nvidia", "p3_line_rate"],
@@ -1408,6 +1602,36 @@ fn ldcp_rx_clearing_that_skips_the_last_flow_fails_p3() {
 #[test]
 fn ldcp_rx_idle_count_not_zeroed_fails_p2_only() {
     fast_bug("ldcp_rx_idle_count_not_zeroed");
+}
+
+#[test]
+fn dctcp_tx_cwnd_max_not_winning_fails_p1_only() {
+    fast_bug("dctcp_tx_cwnd_max_not_winning");
+}
+
+#[test]
+fn dctcp_tx_cut_flag_not_set_fails_p2() {
+    fast_bug("dctcp_tx_cut_flag_not_set");
+}
+
+#[test]
+fn dctcp_tx_snd_nxt_itself_after_fails_p3a_only() {
+    fast_bug("dctcp_tx_snd_nxt_itself_after");
+}
+
+#[test]
+fn dctcp_tx_gain_shift_of_stage_19_fails_p3_only() {
+    fast_bug("dctcp_tx_gain_shift_of_stage_19");
+}
+
+#[test]
+fn dctcp_tx_idle_cwnd_held_fails_p4_only() {
+    fast_bug("dctcp_tx_idle_cwnd_held");
+}
+
+#[test]
+fn dctcp_tx_clearing_one_cycle_short_fails_p5() {
+    fast_bug("dctcp_tx_clearing_one_cycle_short");
 }
 
 /// Deep tier: the cover search that finds nothing takes minutes.
