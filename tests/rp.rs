@@ -109,6 +109,10 @@ fn small() -> RpConfig {
 }
 
 impl BlockTests for RpBlock {
+    /// The clearing takes the first 1,024 cycles; rust-hdl simulates RP at
+    /// about 135 cycles a second (hdl at opt-level 0).
+    const HDL_CYCLES: u64 = 2_000;
+
     /// Reset, then 1,100 to 1,800 cycles (the clearing takes the first
     /// 1,024): events in most cycles, of four flows most often (so
     /// back-to-back events of one flow are common), CNPs one in four, byte

@@ -99,6 +99,10 @@ fn small() -> SwitchPortConfig {
 }
 
 impl BlockTests for SwitchPortBlock {
+    /// rust-hdl simulates SWITCH_PORT at about 250 cycles a second (hdl at
+    /// opt-level 0).
+    const HDL_CYCLES: u64 = 2_000;
+
     /// Reset, then 8 to 200 cycles: arrivals one cycle in two with one of
     /// four keys (or any), lengths 64, 1500 or any, ports 0 to 2 and
     /// groups 0 to 1; heads valid three times in four, the link ready one

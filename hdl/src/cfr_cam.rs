@@ -750,7 +750,7 @@ macro_rules! cfr_cam_dispatch_keys {
 macro_rules! cfr_cam_dispatch_depths {
     ($shape:ident, $make:ident, $k:literal, [$($d:literal),*]) => {
         match $shape.depth {
-            $($d => $make!($k, $d, { ($d as u32).trailing_zeros() as usize }),)*
+            $($d => $crate::own_frame(|| $make!($k, $d, { ($d as u32).trailing_zeros() as usize })),)*
             d => unreachable!("depth {d} passed validation but has no instance"),
         }
     };

@@ -1147,7 +1147,7 @@ macro_rules! cp_dispatch_len {
 macro_rules! cp_dispatch_queues {
     ($shape:ident, $make:ident, $d:literal, $l:literal, [$(($q:literal, $qb:literal)),*]) => {
         match $shape.queues {
-            $($q => $make!($d, $l, $q, $qb),)*
+            $($q => $crate::own_frame(|| $make!($d, $l, $q, $qb)),)*
             q => unreachable!("queues {q} passed validation but has no instance"),
         }
     };

@@ -747,7 +747,7 @@ macro_rules! crd_dispatch_queues {
 macro_rules! crd_dispatch_lens {
     ($shape:ident, $make:ident, $q:literal, [$($l:literal),*]) => {
         match $shape.len_bits {
-            $($l => $make!($q, { 1 << $q }, $l, { $l + 7 }),)*
+            $($l => $crate::own_frame(|| $make!($q, { 1 << $q }, $l, { $l + 7 })),)*
             l => unreachable!("len_bits {l} passed validation but has no instance"),
         }
     };

@@ -27,6 +27,17 @@ pub mod sar;
 pub mod sim;
 pub mod switch_port;
 
+/// Runs `f` in a stack frame of its own. Each shape dispatch (the
+/// `dispatch_*!` macros) calls its arm through this: without optimisation
+/// (the release profile builds this crate at opt-level 0, Cargo.toml) a
+/// function's frame holds a slot for the block of every arm, 2 MiB for
+/// CP's menu, more than a thread's default stack. With it, the frame holds
+/// one block.
+#[inline(never)]
+pub fn own_frame<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
 /// Expands `$make!(FB)` for the run-time flow shape `$shape`
 /// (`ccrtl_golden::flow_shape::FlowShape`, the shape of DCTCP_RX, LDCP_RX,
 /// DCTCP_TX, LDCP_TX and TIMELY), over every flow width of the menu in
@@ -46,7 +57,7 @@ macro_rules! flow_shape_dispatch_arms {
     (($shape:expr, $make:ident) ; [$($f:literal),*]) => {{
         let shape = $shape;
         match shape.flow_bits {
-            $($f => $make!($f),)*
+            $($f => $crate::own_frame(|| $make!($f)),)*
             f => unreachable!("flow_bits {f} passed validation but has no instance"),
         }
     }};

@@ -920,12 +920,12 @@ macro_rules! nic_dispatch {
          $rq:literal, $pf:literal, $pr:literal, $c:literal)),*]) => {{
         let shape = $shape;
         match shape.flow_bits {
-            $($f => $make!(
+            $($f => $crate::own_frame(|| $make!(
                 $f, { $f + 1 }, { $f + 3 }, { $f + 16 },
                 $nf, $ni, { if $nf > $ni { $nf + 2 } else { $ni + 2 } },
                 $rf, $rs, $rq, { 14 + 2 * $rs },
                 $pf, $pr, { $pf + $pr + 1 }
-            ),)*
+            )),)*
             f => unreachable!("flow_bits {f} passed validation but has no instance"),
         }
     }};

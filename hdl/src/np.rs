@@ -759,7 +759,7 @@ macro_rules! np_dispatch_flows {
 macro_rules! np_dispatch_intervals {
     ($shape:ident, $make:ident, $f:literal, [$($n:literal),*]) => {
         match $shape.interval_bits {
-            $($n => $make!($f, $n, { if $f > $n { $f + 2 } else { $n + 2 } }),)*
+            $($n => $crate::own_frame(|| $make!($f, $n, { if $f > $n { $f + 2 } else { $n + 2 } })),)*
             n => unreachable!("interval_bits {n} passed validation but has no instance"),
         }
     };

@@ -1083,7 +1083,7 @@ macro_rules! pacer_dispatch_flows {
 macro_rules! pacer_dispatch_refresh {
     ($shape:ident, $make:ident, $f:literal, [$($r:literal),*]) => {
         match $shape.refresh_bits {
-            $($r => $make!($f, $r, { $f + $r + 1 }),)*
+            $($r => $crate::own_frame(|| $make!($f, $r, { $f + $r + 1 })),)*
             r => unreachable!("refresh_bits {r} passed validation but has no instance"),
         }
     };

@@ -489,7 +489,7 @@ macro_rules! rcc_sched_dispatch_widths {
     (($shape:expr, $make:ident) ; [$($w:literal),*]) => {{
         let shape = $shape;
         match shape.win_bits {
-            $($w => $make!($w, { $w + 2 }),)*
+            $($w => $crate::own_frame(|| $make!($w, { $w + 2 })),)*
             w => unreachable!("win_bits {w} passed validation but has no instance"),
         }
     }};

@@ -1773,7 +1773,7 @@ macro_rules! rp_dispatch {
     (($shape:expr, $make:ident) ; [$(($f:literal, $s:literal, $q:literal)),*]) => {{
         let shape = $shape;
         match (shape.flow_bits, shape.stamp_bits, shape.fifo_bits) {
-            $(($f, $s, $q) => $make!($f, $s, $q),)*
+            $(($f, $s, $q) => $crate::own_frame(|| $make!($f, $s, $q)),)*
             t => unreachable!("shape {t:?} passed validation but has no instance"),
         }
     }};

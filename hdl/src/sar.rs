@@ -414,7 +414,7 @@ macro_rules! sar_dispatch_ports {
 macro_rules! sar_dispatch_groups {
     ($shape:ident, $make:ident, $p:literal, [$($g:literal),*]) => {
         match $shape.group_bits {
-            $($g => $make!($p, { 1 << $p }, $g, { $g + 1 }, { 1 << $g }),)*
+            $($g => $crate::own_frame(|| $make!($p, { 1 << $p }, $g, { $g + 1 }, { 1 << $g })),)*
             g => unreachable!("group_bits {g} passed validation but has no instance"),
         }
     };

@@ -350,8 +350,8 @@ impl<const D: usize, const DB: usize, const Q: usize, const N1: usize, const N2:
 macro_rules! dispatch_depth {
     ($config:expr, $make:ident) => {
         match $config.shape.cam_depth {
-            16 => $make!(16, 4, 4, 2, 1, 0, 0, 0, 0, 6, 5),
-            64 => $make!(64, 6, 16, 8, 4, 2, 1, 0, 0, 8, 3),
+            16 => $crate::own_frame(|| $make!(16, 4, 4, 2, 1, 0, 0, 0, 0, 6, 5)),
+            64 => $crate::own_frame(|| $make!(64, 6, 16, 8, 4, 2, 1, 0, 0, 8, 3)),
             d => unreachable!("cam_depth {d} passed validation but has no instance"),
         }
     };

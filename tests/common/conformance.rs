@@ -52,7 +52,17 @@ pub trait BlockTests: Block {
     /// Plant mutants in the top module only: a composition of blocks
     /// whose own suites plant theirs brings only its glue.
     const MUTATE_TOP_ONLY: bool = false;
+    /// Cycles of the fast tier's three-way lockstep (golden, rust-hdl,
+    /// Verilator), per configuration; the deep tier runs [`HDL_CYCLES_DEEP`].
+    /// rust-hdl simulates the hdl crate's code, which is compiled at
+    /// opt-level 0 for the CI budget (Cargo.toml): a block whose rust-hdl
+    /// simulation is slow runs fewer. The golden-Verilator lockstep runs
+    /// millions of cycles either way.
+    const HDL_CYCLES: u64 = 5_000;
 }
+
+/// Cycles of the deep tier's three-way lockstep, per configuration.
+pub const HDL_CYCLES_DEEP: u64 = 30_000;
 
 /// The mutants of the block's mutation configuration (the top module's
 /// only with [`BlockTests::MUTATE_TOP_ONLY`]).
@@ -1191,7 +1201,14 @@ macro_rules! conformance_suite {
             }
             #[test]
             fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-                c::golden_rusthdl_and_verilator_agree::<$b>(30_000);
+                c::golden_rusthdl_and_verilator_agree::<$b>(
+                    <$b as c::BlockTests>::HDL_CYCLES,
+                );
+            }
+            #[test]
+            #[ignore = "deep tier: make test-deep"]
+            fn golden_rusthdl_and_verilator_agree_cycle_by_cycle_deep() {
+                c::golden_rusthdl_and_verilator_agree::<$b>(c::HDL_CYCLES_DEEP);
             }
             #[test]
             fn a_mismatch_is_reported_with_its_vcd() {

@@ -1,7 +1,9 @@
 //! The rp_visit pipeline against the golden visit of every profile, the
-//! kill path, and its Verilog's lint. An integration test rather than a
-//! unit test, so that `cargo test` does not compile the hdl crate twice
-//! (lib and cfg(test) lib: minutes of CI).
+//! kill path, and its Verilog's lint. A test of the top package, not of
+//! the hdl crate: the hdl crate is compiled at opt-level 0 (Cargo.toml),
+//! and `RpVisit<14, 10>`, instantiated here, is compiled at this test's
+//! opt-level 3, so that rust-hdl simulates its 192,000 visits at full
+//! speed.
 
 use ccrtl_golden::rp::{
     visit, Arith, Control, Exact, Powers, Profile, RateState, RpParams, VisitCtx,
