@@ -21,9 +21,10 @@ fn shape(key_bits: u32, depth: u32, period: u32, thresh: u32) -> CfrCamConfig {
 }
 
 impl BlockTests for CfrCamBlock {
-    /// rust-hdl simulates the CAM's compare array at about 70 cycles a
-    /// second (hdl at opt-level 0); the golden-Verilator lockstep runs millions.
-    const HDL_CYCLES: u64 = 1_000;
+    /// rust-hdl simulates the CAM's compare array at a few hundred cycles
+    /// a second (hdl at opt-level 0); the golden-Verilator lockstep runs
+    /// millions.
+    const HDL_CYCLES: u64 = 2_000;
 
     /// Reset, then 8 to 200 cycles: packets in most cycles, from six keys
     /// (one of them a one-bit neighbour of another) most often; lookups

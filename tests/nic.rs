@@ -40,13 +40,13 @@ mod conformance {
             3_000_000,
         );
     }
-    /// 1,600 cycles: rust-hdl simulates the whole nic at about 65 cycles a
+    /// 1,300 cycles: rust-hdl simulates the whole nic at about 15 cycles a
     /// second with the hdl crate at opt-level 0 (Cargo.toml; rp's clearing
     /// takes the first 1,024; the golden-Verilator lockstep of the rotating
     /// shape runs a million). The deep tier runs longer.
     #[test]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-        c::golden_rusthdl_and_verilator_agree::<NicBlock>(1_600);
+        c::golden_rusthdl_and_verilator_agree::<NicBlock>(1_300);
     }
     #[test]
     #[ignore = "deep tier: make test-deep"]

@@ -99,8 +99,8 @@ fn small() -> SwitchPortConfig {
 }
 
 impl BlockTests for SwitchPortBlock {
-    /// rust-hdl simulates SWITCH_PORT at about 250 cycles a second (hdl at
-    /// opt-level 0).
+    /// rust-hdl simulates SWITCH_PORT at under a hundred cycles a second
+    /// (hdl at opt-level 0).
     const HDL_CYCLES: u64 = 2_000;
 
     /// Reset, then 8 to 200 cycles: arrivals one cycle in two with one of

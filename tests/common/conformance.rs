@@ -648,16 +648,20 @@ pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u6
             m.class,
             MutantClass::ValidGating
                 | MutantClass::ResetConstant
-                | MutantClass::ResetNotCleared
                 | MutantClass::LoadEarly
         )
     });
-    // A register read one cycle late: one per register of the block, so a
-    // rotating sample of them (as many as `sample`), then `sample` others.
-    let (mut late, mut rest): (Vec<_>, Vec<_>) = rest
+    // A register read one cycle late, and a register not cleared by reset:
+    // one of each per register of the block (CRD: 44 not cleared of 86
+    // mutants), so a rotating sample of each (as many as `sample`; every
+    // one over runs, all in the deep tier), then `sample` others.
+    let (mut late, rest): (Vec<_>, Vec<_>) = rest
         .into_iter()
         .partition(|m| m.class == MutantClass::LoadLate);
-    for pool in [&mut late, &mut rest] {
+    let (mut uncleared, mut rest): (Vec<_>, Vec<_>) = rest
+        .into_iter()
+        .partition(|m| m.class == MutantClass::ResetNotCleared);
+    for pool in [&mut late, &mut uncleared, &mut rest] {
         for _ in 0..sample.min(pool.len()) {
             let k = r.upto(pool.len() as u32 - 1) as usize;
             chosen.push(pool.swap_remove(k));
