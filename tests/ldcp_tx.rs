@@ -170,9 +170,9 @@ fn hand_written_bugs_are_caught() {
             "        y_hlo = ((l_cw) & 42'h3ffffffffff) - ((g14$q) & 42'h3ffffffffff);",
         ),
         (
-            "the increase's ceiling test is cw + inc >= ceiling (one LSB early)",
+            "the increase's ceiling test leaves the increase out (cw + inc may pass the ceiling)",
             "        t_inc$d = ((cg13$q) & 42'h3ffffffffff) - ((inc13$q) & 42'h3ffffffffff) + ((32'h1) & 42'h3ffffffffff);",
-            "        t_inc$d = ((cg13$q) & 42'h3ffffffffff) - ((inc13$q) & 42'h3ffffffffff);",
+            "        t_inc$d = ((cg13$q) & 42'h3ffffffffff) + ((32'h1) & 42'h3ffffffffff);",
         ),
         (
             "a loss in fast start with nothing acknowledged gives cw = 0 (no floor of one packet)",

@@ -515,6 +515,12 @@ pub struct LdcpTxStimulus {
     /// `iw` or `cw_max` this cycle's event is of a flow in fast start,
     /// which sees the new window (an ACK of the rest of `iw`, or a SEND).
     last_write: Option<u32>,
+    /// Set by a reset: when the clearing is over, the first and the last
+    /// flow each get a LOSS (fast start ends at one packet) and, two
+    /// cycles later, an unmarked ACK, whose increase's base is the fast
+    /// start window of its lagged view (the base table's clearing).
+    visit: bool,
+    revisit: Vec<(u32, EvKind)>,
 }
 
 impl LdcpTxStimulus {
@@ -603,6 +609,8 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
             load_64: 48,
             after_reset: false,
             last_write: None,
+            visit: false,
+            revisit: Vec::new(),
         };
         for f in 0..flows as usize {
             s.ece_16[f] = s.rng.pick(&[0, 0, 1, 2, 4, 8, 16]);
@@ -648,6 +656,20 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
                 }
             }
         }
+        if i.rst {
+            self.visit = true;
+            self.revisit.clear();
+        } else if self.visit && g.ready() {
+            self.visit = false;
+            let last = self.flow_mask;
+            // Popped from the end.
+            self.revisit = vec![
+                (last, EvKind::Ack),
+                (0, EvKind::Ack),
+                (last, EvKind::Loss),
+                (0, EvKind::Loss),
+            ];
+        }
         if i.rst && (self.resets % 3 == 0 || self.rng.chance(96)) {
             self.write(g, i);
         }
@@ -671,6 +693,16 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
         i.ev_ece = self.rng.chance(128);
         i.ev_last = self.rng.chance(128);
         i.ev_rtt = self.rng.next_u32() & 0xff_ffff;
+        if !i.rst && g.ready() {
+            if let Some((f, kind)) = self.revisit.pop() {
+                i.ev_valid = true;
+                i.ev_flow = f;
+                i.ev_kind = kind as u32;
+                i.ev_n = 1;
+                i.ev_ece = false;
+                return;
+            }
+        }
         let follow = if matches!(last_write, Some(3 | 4)) && !i.rst {
             let any: Vec<u32> = (0..8).map(|_| self.random_flow()).collect();
             self.hot
