@@ -131,6 +131,13 @@ const DCTCP_TX_TASKS: &[&str] = &[
 /// 1000, cwnd in [2000, 100000], init 10000).
 const DCTCP_TX_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/ldcp_tx/ldcp_tx.sby.
+const LDCP_TX_TASKS: &[&str] = &["p1_cw_floor", "p2_ready", "cover"];
+
+/// The configuration of formal/ldcp_tx/: 16 flows, iw 4, cw_max 20,
+/// gamma 1/8.
+const LDCP_TX_CONFIGS: &[&str] = &["params-tiny"];
+
 /// Every task of formal/sar/sar.sby.
 const SAR_TASKS: &[&str] = &[
     "p1_decision",
@@ -168,6 +175,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("dctcp_rx", DCTCP_RX_TASKS, DCTCP_RX_CONFIGS),
     ("ldcp_rx", LDCP_RX_TASKS, LDCP_RX_CONFIGS),
     ("dctcp_tx", DCTCP_TX_TASKS, DCTCP_TX_CONFIGS),
+    ("ldcp_tx", LDCP_TX_TASKS, LDCP_TX_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -1099,6 +1107,37 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p5_ready",
     },
+    // ---- LDCP_TX (params-tiny: 16 flows, iw 4, cw_max 20, gamma 1/8) ----
+    Bug {
+        // The halving (a marked ACK below one packet, a loss) has no
+        // floor: cw >> 1 goes below gamma, and below 2^17.
+        name: "ldcp_tx_halving_without_floor",
+        block: "ldcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        if (y_hlo[32'h29]) begin\n            k_half = g14$q;\n        end\n",
+            "",
+            1,
+        )],
+        fails: &["p1_cw_floor"],
+        unproven: &[],
+        fast_also: "p2_ready",
+    },
+    Bug {
+        // The clearing ends a cycle early: s_ev_ready rises in the 16th
+        // cycle after a reset.
+        name: "ldcp_tx_clearing_one_cycle_short",
+        block: "ldcp_tx",
+        config: "params-tiny",
+        edits: &[(
+            "        if (busy$q & (ptr$q == 32'h0)) begin",
+            "        if (busy$q & (ptr$q == 32'hf)) begin",
+            1,
+        )],
+        fails: &["p2_ready"],
+        unproven: &[],
+        fast_also: "p1_cw_floor",
+    },
     Bug {
         // The cut's floor compares the reduced rate with r_min - 1: a cut
         // can leave Rc one below the floor.
@@ -1294,6 +1333,8 @@ const FAST: &[&str] = &[
     "dctcp_tx_gain_shift_of_stage_19",
     "dctcp_tx_idle_cwnd_held",
     "dctcp_tx_clearing_one_cycle_short",
+    "ldcp_tx_halving_without_floor",
+    "ldcp_tx_clearing_one_cycle_short",
 ];
 
 /// Tasks that no bug of the RTL can fail: lemmas over the wrapper's own
@@ -1632,6 +1673,16 @@ fn dctcp_tx_idle_cwnd_held_fails_p4_only() {
 #[test]
 fn dctcp_tx_clearing_one_cycle_short_fails_p5() {
     fast_bug("dctcp_tx_clearing_one_cycle_short");
+}
+
+#[test]
+fn ldcp_tx_halving_without_floor_fails_p1_only() {
+    fast_bug("ldcp_tx_halving_without_floor");
+}
+
+#[test]
+fn ldcp_tx_clearing_one_cycle_short_fails_p2_only() {
+    fast_bug("ldcp_tx_clearing_one_cycle_short");
 }
 
 /// Deep tier: the cover search that finds nothing takes minutes.

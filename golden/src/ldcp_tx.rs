@@ -84,9 +84,9 @@
 //!   reciprocal lags"). The pacing interval is of the `cw` after the event:
 //!   it is computed after the loop and does not lag.
 //! - An event accepted in cycle `n` has its result on the outputs during
-//!   cycle `n + LATENCY` (`n + 20`). The outputs are registered (they depend
+//!   cycle `n + LATENCY` (`n + 22`). The outputs are registered (they depend
 //!   on state only); every field is 0 when `cc_valid` is low. `LATENCY` is
-//!   provisional: the RTL's pipeline fixes it (docs/ldcp_tx.md, "Why 20").
+//!   the RTL's pipeline (hdl/src/ldcp_tx.rs, docs/ldcp_tx.md "Pipeline").
 //! - A register write (`cfg_valid`, `cfg_addr`, `cfg_data`) in cycle `n` is
 //!   in force from cycle `n + 1`: an event accepted in cycle `n` uses the
 //!   old value. Addresses 5 to 7 are ignored.
@@ -107,10 +107,11 @@ use crate::mask;
 
 pub use crate::register::Register;
 
-/// Cycles from an accepted event to its result on the outputs. Provisional:
-/// the RTL's pipeline fixes it (docs/ldcp_tx.md, "Why 20"); nothing else in
-/// the model or its tests depends on its value.
-pub const LATENCY: usize = 20;
+/// Cycles from an accepted event to its result on the outputs: the RTL's
+/// pipeline (hdl/src/ldcp_tx.rs: the loop at stage 14, the interval's
+/// reciprocal and products at 15 to 21, the output registers); nothing
+/// else in the model or its tests depends on its value.
+pub const LATENCY: usize = 22;
 /// The increase of an ACK accepted in cycle `n` takes the reciprocal of the
 /// flow's `cw` after its events accepted up to cycle `n - RECIP_LAG`: the
 /// RTL has `RECIP_LAG - 1` pipeline stages between that `cw` and the loop

@@ -13,6 +13,7 @@ pub mod dctcp_tx;
 pub mod emit;
 pub mod fwd;
 pub mod ldcp_rx;
+pub mod ldcp_tx;
 pub mod mul;
 pub mod nic;
 pub mod np;

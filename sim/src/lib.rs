@@ -11,6 +11,7 @@ pub mod dctcp_tx;
 pub mod formal;
 pub mod fsutil;
 pub mod ldcp_rx;
+pub mod ldcp_tx;
 pub mod lockstep;
 pub mod mutate;
 pub mod nic;
