@@ -100,7 +100,7 @@ pub use crate::register::Register;
 
 /// Cycles from an accepted event to its result on the outputs (provisional:
 /// the RTL's pipeline fixes it; docs/timely.md, "Why 20 cycles").
-pub const LATENCY: usize = 20;
+pub const LATENCY: usize = 23;
 /// The multiplicative decrease of an event accepted in cycle `n` multiplies
 /// the flow's rate after its events accepted up to cycle `n - LAG` (rule
 /// step 6): the RTL's multiplier takes its operand 3 cycles before the rate

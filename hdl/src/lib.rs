@@ -26,6 +26,7 @@ pub mod rp_visit;
 pub mod sar;
 pub mod sim;
 pub mod switch_port;
+pub mod timely;
 
 /// Expands `$make!(FB)` for the run-time flow shape `$shape`
 /// (`ccrtl_golden::flow_shape::FlowShape`, the shape of DCTCP_RX, LDCP_RX,

@@ -19,6 +19,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::dctcp_rx::DctcpRxBlock>::NEW,
     &Registered::<crate::ldcp_rx::LdcpRxBlock>::NEW,
     &Registered::<crate::dctcp_tx::DctcpTxBlock>::NEW,
+    &Registered::<crate::timely::TimelyBlock>::NEW,
 ];
 
 /// The names of the blocks.
