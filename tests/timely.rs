@@ -99,7 +99,7 @@ impl BlockTests for TimelyBlock {
     /// The half clamp takes `floor(old / 2)`.
     fn planted_bug(verilog: &str) -> String {
         let v = verilog.replace(
-            "half = ((((old) & 37'h1fffffffff) + ((32'h1) & 37'h1fffffffff)) >> 32'h1);",
+            "half = (((old) & 37'h1fffffffff) + 32'h1) >> 32'h1;",
             "half = ((old) & 37'h1fffffffff) >> 32'h1;",
         );
         assert_ne!(v, verilog, "planted bug not applied");
@@ -134,6 +134,78 @@ impl BlockTests for TimelyBlock {
             ("[timely]\nflow_bits = -3\n", "line 2"),
         ]
     }
+}
+
+/// Bugs of the three loops, their forwarding, the reciprocals and the
+/// decrease's lag, written by hand into the emitted Verilog (each a
+/// plausible slip), must each be caught by the random stimulus within 1e6
+/// cycles.
+#[test]
+fn hand_written_loop_bugs_are_caught() {
+    let c = shape(8, small());
+    let bugs: &[(&str, &str, &str)] = &[
+        (
+            "the decrease's operand is the table's rate even for a flow first seen 1 to 3 cycles before",
+            "        if (plag$10$q) begin\n            op20$d",
+            "        if (1'b0) begin\n            op20$d",
+        ),
+        (
+            "the lag's first-event test forgets the event three before",
+            " | (pv$10$q & (pf$10$q == pf$7$q) & pfirst$3$q);",
+            ";",
+        ),
+        (
+            "the decrease's operand lags one cycle too few (ra read at stage 13)",
+            "ra$rd_flow = pf$11$q;",
+            "ra$rd_flow = pf$12$q;",
+        ),
+        (
+            "the avg loop reads the table's stale word at a flow's first event",
+            "        if (pfirst$1$q) begin\n            av = 32'h0;",
+            "        if (1'b0) begin\n            av = 32'h0;",
+        ),
+        (
+            "the EWMA's shift of a negative avg is logical",
+            "ash = ~((~av) >> pk$8$q);",
+            "ash = av >> pk$8$q;",
+        ),
+        (
+            "neg wraps at 15 instead of saturating",
+            "nnew = 32'hf;",
+            "nnew = 32'h0;",
+        ),
+        (
+            "HAI from neg > hai_thresh",
+            "hai10 = (br == 32'h2) & (n10$q >= pht$9$q);",
+            "hai10 = (br == 32'h2) & (n10$q > pht$9$q);",
+        ),
+        (
+            "delta is not 1 when dt >= min_rtt",
+            "| pfirst$4$q | pge$4$q) begin",
+            "| pfirst$4$q) begin",
+        ),
+        (
+            "u's shift takes min_rtt's exponent",
+            "ushw = mu$p >> per$2$q;",
+            "ushw = mu$p >> pem$2$q;",
+        ),
+        (
+            "the decrease's product is not rounded",
+            " + ((32'h1 << 32'h11) & 64'hffffffffffffffff) + ",
+            " + ",
+        ),
+        (
+            "the rate loop's first event starts from the table's word",
+            "        if (pfirst$14$q) begin\n            old =",
+            "        if (1'b0) begin\n            old =",
+        ),
+        (
+            "the min_rate clamp before the max_rate clamp (max_rate wins)",
+            "if (minq > r2) begin",
+            "if ((minq > r2) & (minq <= maxq)) begin",
+        ),
+    ];
+    common::conformance::hand_written_bugs_are_caught::<TimelyBlock>(&c, bugs, 1_000_000);
 }
 
 /// Mutants of TIMELY that no stimulus can tell apart from the original,

@@ -1056,11 +1056,34 @@ pub fn raw_verilog(config: &TimelyConfig) -> Result<String, ParamError> {
 }
 
 /// Signals whose bits are left unread on purpose (docs/lint.md).
-pub const LINT_WAIVERS: &[(&str, &str)] = &[];
+pub const LINT_WAIVERS: &[(&str, &str)] = &[
+    ("hsum", "bits 31:23: hai_n * ai < 15 * 2^19 < 2^23"),
+    ("aneg", "bit 36: |avg| < 2^36"),
+    ("dshw", "bits 63:20: dt < min_rtt < 2^(e + 1), so dt * y / 2^e < 2^18 + 1"),
+    ("ushw", "bits 63:20: rtt - t_high < rtt < 2^(e + 1), so the quotient < 2^18 + 1"),
+    ("gshw", "bits 63:48: |avg| * y / 2^(9 + e) < 2^36 * 2^17 / 2^9 = 2^44"),
+    ("vw", "bits 63:18: v = round(u * beta / 2^16) < 2^18 (u <= 2^17, beta < 2^17)"),
+    ("incw", "bits 63:35: m * ai * delta / 2^5 < 2^23 * 2^17 / 2^5 = 2^35"),
+    ("decw", "bits 63:31: rate_lag * x / 2^18 <= rate_lag / 2 < 2^30"),
+    ("r3", "bits 36:31: the clamped rate is at most max(max_rate, min_rate) * 2^12 < 2^31"),
+    ("t1$pre", "no loop compares a table's stage-6 word a cycle early"),
+    ("t2$pre", "no loop compares a table's stage-6 word a cycle early"),
+    ("ra$pre", "no loop compares a table's stage-6 word a cycle early"),
+    ("rb$pre", "no loop compares a table's stage-6 word a cycle early"),
+];
+
+/// The reciprocal pipelines' waivers (modules `top$rr`, `top$rm`).
+pub const RECIP_LINT_WAIVERS: &[(&str, &str)] = &[(
+    "rnd",
+    "bits 31:18: round(slope * t / 2^14) <= 256 (slope <= 256, t < 2^14)",
+)];
 
 /// The finished Verilog file for TIMELY.
 pub fn verilog(config: &TimelyConfig) -> Result<String, ParamError> {
-    let raw = crate::emit::waive_unused(&raw_verilog(config)?, LINT_WAIVERS);
+    let mut raw = crate::emit::waive_unused(&raw_verilog(config)?, LINT_WAIVERS);
+    for m in ["top$rr", "top$rm"] {
+        raw = crate::emit::waive_in(&raw, m, "UNUSEDSIGNAL", RECIP_LINT_WAIVERS);
+    }
     let r = &config.reset;
     let params = [
         ("flow_bits", config.shape.flow_bits.to_string()),
