@@ -191,8 +191,8 @@ fn hand_written_loop_bugs_are_caught() {
         ),
         (
             "the decrease's product is not rounded",
-            " + ((32'h1 << 32'h11) & 64'hffffffffffffffff) + ",
-            " + ",
+            "dq$d = dqm + 32'h2;",
+            "dq$d = dqm;",
         ),
         (
             "the rate loop's first event starts from the table's word",
@@ -200,9 +200,9 @@ fn hand_written_loop_bugs_are_caught() {
             "        if (1'b0) begin\n            old =",
         ),
         (
-            "the min_rate clamp before the max_rate clamp (max_rate wins)",
-            "if (minq > r2) begin",
-            "if ((minq > r2) & (minq <= maxq)) begin",
+            "max_rate wins over min_rate when min_rate > max_rate",
+            "lt2 = mm22$q;",
+            "lt2 = 1'b0;",
         ),
     ];
     common::conformance::hand_written_bugs_are_caught::<TimelyBlock>(&c, bugs, 1_000_000);

@@ -425,9 +425,19 @@ pub struct Timely<const FB: usize> {
     /// Stage 21: its partial products.
     dp0: DFF<Bits<32>>,
     dp1: DFF<Bits<32>>,
-    dq: DFF<Bits<32>>,
-    /// Stage 22: `dec`.
+    dq: DFF<Bits<33>>,
+    /// Stage 22: `dec`, and the clamp tests' thresholds (39-bit two's
+    /// complement): `max_rate + dec`, `min_rate + dec`, `max_rate - inc`,
+    /// `min_rate - inc`, `2 max_rate`, `2 min_rate - 1`; `max_rate <
+    /// min_rate`.
     dec22: DFF<Bits<31>>,
+    dmax22: DFF<Bits<39>>,
+    dmin22: DFF<Bits<39>>,
+    tumax22: DFF<Bits<39>>,
+    tumin22: DFF<Bits<39>>,
+    hmax22: DFF<Bits<39>>,
+    hmin22: DFF<Bits<39>>,
+    mm22: DFF<Bit>,
 
     // ---- Outputs ---------------------------------------------------------------
     o_valid: DFF<Bit>,
@@ -466,7 +476,32 @@ pub struct Timely<const FB: usize> {
     dsum: Signal<Local, Bits<64>>,
     old: Signal<Local, Bits<31>>,
     half: Signal<Local, Bits<37>>,
-    nw: Signal<Local, Bits<37>>,
+    axs: Signal<Local, Bits<37>>,
+    axc: Signal<Local, Bits<37>>,
+    dqm: Signal<Local, Bits<33>>,
+    dxs: Signal<Local, Bits<64>>,
+    dxc: Signal<Local, Bits<64>>,
+    dmx: Signal<Local, Bits<64>>,
+    dmn: Signal<Local, Bits<64>>,
+    hxs: Signal<Local, Bits<64>>,
+    hxc: Signal<Local, Bits<64>>,
+    hsm: Signal<Local, Bits<64>>,
+    lxs: Signal<Local, Bits<64>>,
+    lxc: Signal<Local, Bits<64>>,
+    lsm: Signal<Local, Bits<64>>,
+    o39: Signal<Local, Bits<39>>,
+    s_up: Signal<Local, Bits<37>>,
+    s_dn: Signal<Local, Bits<31>>,
+    c_half: Signal<Local, Bit>,
+    g_up: Signal<Local, Bits<39>>,
+    l_up: Signal<Local, Bits<39>>,
+    g_dn: Signal<Local, Bits<39>>,
+    l_dn: Signal<Local, Bits<39>>,
+    g_h: Signal<Local, Bits<39>>,
+    l_h: Signal<Local, Bits<39>>,
+    gt: Signal<Local, Bit>,
+    lt: Signal<Local, Bit>,
+    lt2: Signal<Local, Bit>,
     r1: Signal<Local, Bits<37>>,
     r2: Signal<Local, Bits<37>>,
     r3: Signal<Local, Bits<37>>,
@@ -554,7 +589,8 @@ impl<const FB: usize> Logic for Timely<FB> {
         dff_setup!(
             self, clk, r_min_rtt, r_t_low, r_t_high, r_ai, r_beta, r_k, r_ht, r_hn, r_min, r_max,
             r_init, busy, ptr, sweep_q, tl1, th1, hn1, hlo2, hhi2, diff8, dt8, negd9, c9, a10, n10,
-            mag11, dsh12, ush12, u13, gsh15, gmag16, x20, op20, dp0, dp1, dq, dec22, o_valid,
+            mag11, dsh12, ush12, u13, gsh15, gmag16, x20, op20, dp0, dp1, dq, dec22, dmax22,
+            dmin22, tumax22, tumin22, hmax22, hmin22, mm22, o_valid,
             o_flow, o_rate, o_branch, o_hai, o_grad
         );
         for k in 0..22 {
@@ -782,7 +818,15 @@ impl<const FB: usize> Logic for Timely<FB> {
         if self.av.val().get_bit(36) {
             self.ash.next = !((!self.av.val()) >> self.pk[8].q.val());
         }
-        self.anew.next = self.av.val() - self.ash.val() + self.c9.q.val();
+        // avg - ash + c = avg + ~ash + 1 + c: one carry-save level, the +1
+        // in the carry vector's free bit 0, one adder.
+        self.axs.next = self.av.val() ^ !self.ash.val() ^ self.c9.q.val();
+        self.axc.next = (((self.av.val() & !self.ash.val())
+            | (self.av.val() & self.c9.q.val())
+            | (!self.ash.val() & self.c9.q.val()))
+            << 1)
+            | bits::<37>(1);
+        self.anew.next = self.axs.val() + self.axc.val();
         self.nnew.next = 0.into();
         if self.negd9.q.val() {
             self.nnew.next = self.nv.val() + 1;
@@ -898,20 +942,62 @@ impl<const FB: usize> Logic for Timely<FB> {
         self.dp0.d.next = self.op20.q.val().get_bits::<16>(0) * self.x20.q.val().get_bits::<16>(0);
         self.dp1.d.next = bit_cast::<16, 15>(self.op20.q.val().get_bits::<15>(16))
             * self.x20.q.val().get_bits::<16>(0);
-        self.dq.d.next = 0.into();
+        // The rows of x[16], x[17] (x <= 2^17: at most one is set), plus 2:
+        // the rounding constant 2^17 at weight 2^16.
+        self.dqm.next = 0.into();
         if self.x20.q.val().get_bit(16) {
-            self.dq.d.next = bit_cast::<32, 31>(self.op20.q.val());
+            self.dqm.next = bit_cast::<33, 31>(self.op20.q.val());
         }
         if self.x20.q.val().get_bit(17) {
-            self.dq.d.next = bit_cast::<32, 31>(self.op20.q.val()) << 1;
+            self.dqm.next = bit_cast::<33, 31>(self.op20.q.val()) << 1;
         }
+        self.dq.d.next = self.dqm.val() + 2;
+        // The clamp thresholds of an increase (stage 22, from 21): old + inc
+        // > max_rate is old > max_rate - inc, old + inc < min_rate is old <
+        // min_rate - inc (39-bit two's complement).
+        self.tumax22.d.next = (bit_cast::<39, 19>(self.pmax[20].q.val()) << 12)
+            - bit_cast::<39, 35>(self.pinc[4].q.val());
+        self.tumin22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 12)
+            - bit_cast::<39, 35>(self.pinc[4].q.val());
+        // Of the half clamp's value: ceil(old / 2) > max_rate is old > 2
+        // max_rate, ceil(old / 2) < min_rate is old < 2 min_rate - 1.
+        self.hmax22.d.next = bit_cast::<39, 19>(self.pmax[20].q.val()) << 13;
+        self.hmin22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 13) - bits::<39>(1);
+        self.mm22.d.next = self.pmax[20].q.val() < self.pmin[20].q.val();
 
         // ---- Stage 21: dec = round(rate_lag * x / 2^18) -----------------------------------
-        self.dsum.next = bit_cast::<64, 32>(self.dp0.q.val())
-            + bits::<64>(1 << 17)
-            + ((bit_cast::<64, 32>(self.dp1.q.val()) + bit_cast::<64, 32>(self.dq.q.val())) << 16);
+        // P + 2^17 = dp0 + (dp1 + dq) 2^16: one carry-save level; beside it
+        // the same plus max_rate 2^30 and min_rate 2^30, so that the
+        // decrease's clamp thresholds max_rate + dec and min_rate + dec
+        // come out with dec (summed before the shift).
+        self.dxs.next = bit_cast::<64, 32>(self.dp0.q.val())
+            ^ (bit_cast::<64, 32>(self.dp1.q.val()) << 16)
+            ^ (bit_cast::<64, 33>(self.dq.q.val()) << 16);
+        self.dxc.next = ((bit_cast::<64, 32>(self.dp0.q.val())
+            & (bit_cast::<64, 32>(self.dp1.q.val()) << 16))
+            | (bit_cast::<64, 32>(self.dp0.q.val()) & (bit_cast::<64, 33>(self.dq.q.val()) << 16))
+            | ((bit_cast::<64, 32>(self.dp1.q.val()) << 16)
+                & (bit_cast::<64, 33>(self.dq.q.val()) << 16)))
+            << 1;
+        self.dsum.next = self.dxs.val() + self.dxc.val();
         self.decw.next = self.dsum.val() >> 18;
         self.dec22.d.next = self.decw.val().get_bits::<31>(0);
+        self.dmx.next = bit_cast::<64, 19>(self.pmax[20].q.val()) << 30;
+        self.dmn.next = bit_cast::<64, 19>(self.pmin[20].q.val()) << 30;
+        self.hxs.next = self.dxs.val() ^ self.dxc.val() ^ self.dmx.val();
+        self.hxc.next = ((self.dxs.val() & self.dxc.val())
+            | (self.dxs.val() & self.dmx.val())
+            | (self.dxc.val() & self.dmx.val()))
+            << 1;
+        self.hsm.next = self.hxs.val() + self.hxc.val();
+        self.lxs.next = self.dxs.val() ^ self.dxc.val() ^ self.dmn.val();
+        self.lxc.next = ((self.dxs.val() & self.dxc.val())
+            | (self.dxs.val() & self.dmn.val())
+            | (self.dxc.val() & self.dmn.val()))
+            << 1;
+        self.lsm.next = self.lxs.val() + self.lxc.val();
+        self.dmax22.d.next = self.hsm.val().get_bits::<39>(18);
+        self.dmin22.d.next = self.lsm.val().get_bits::<39>(18);
 
         // ---- Stage 22: the rate loop -------------------------------------------------------
         self.rb.rd_flow.next = self.pf[14].q.val();
@@ -919,26 +1005,43 @@ impl<const FB: usize> Logic for Timely<FB> {
         if self.pfirst[14].q.val() {
             self.old.next = bit_cast::<31, 19>(self.pinit[21].q.val()) << 12;
         }
-        self.nw.next = bit_cast::<37, 31>(self.old.val()) + bit_cast::<37, 35>(self.pinc[5].q.val());
-        if self.pbr[11].q.val().get_bit(0) {
-            self.nw.next = bit_cast::<37, 31>(self.old.val()) - bit_cast::<37, 31>(self.dec22.q.val());
-            if self.dec22.q.val() > self.old.val() {
-                self.nw.next = 0.into();
-            }
-        }
+        // Every clamp test compares old with a threshold registered a cycle
+        // before (the sign of a 39-bit difference), side by side with the
+        // candidates' sums; the tests then select.
+        self.o39.next = bit_cast::<39, 31>(self.old.val());
+        self.s_up.next = bit_cast::<37, 31>(self.old.val()) + bit_cast::<37, 35>(self.pinc[5].q.val());
+        self.s_dn.next = self.old.val() - self.dec22.q.val();
         self.half.next = (bit_cast::<37, 31>(self.old.val()) + 1) >> 1;
+        self.c_half.next = self.dec22.q.val() > (self.old.val() >> 1);
+        self.g_up.next = self.tumax22.q.val() - self.o39.val();
+        self.l_up.next = self.o39.val() - self.tumin22.q.val();
+        self.g_dn.next = self.dmax22.q.val() - self.o39.val();
+        self.l_dn.next = self.o39.val() - self.dmin22.q.val();
+        self.g_h.next = self.hmax22.q.val() - self.o39.val();
+        self.l_h.next = self.o39.val() - self.hmin22.q.val();
         self.maxq.next = bit_cast::<37, 19>(self.pmax[21].q.val()) << 12;
         self.minq.next = bit_cast::<37, 19>(self.pmin[21].q.val()) << 12;
-        self.r1.next = self.nw.val();
-        if self.half.val() > self.nw.val() {
+        self.r1.next = bit_cast::<37, 31>(self.s_dn.val());
+        self.gt.next = self.g_dn.val().get_bit(38);
+        self.lt.next = self.l_dn.val().get_bit(38);
+        if self.c_half.val() {
             self.r1.next = self.half.val();
+            self.gt.next = self.g_h.val().get_bit(38);
+            self.lt.next = self.l_h.val().get_bit(38);
+        }
+        if !self.pbr[11].q.val().get_bit(0) {
+            self.r1.next = self.s_up.val();
+            self.gt.next = self.g_up.val().get_bit(38);
+            self.lt.next = self.l_up.val().get_bit(38);
         }
         self.r2.next = self.r1.val();
-        if self.r1.val() > self.maxq.val() {
+        self.lt2.next = self.lt.val();
+        if self.gt.val() {
             self.r2.next = self.maxq.val();
+            self.lt2.next = self.mm22.q.val();
         }
         self.r3.next = self.r2.val();
-        if self.minq.val() > self.r2.val() {
+        if self.lt2.val() {
             self.r3.next = self.minq.val();
         }
         self.ra.we.next = self.pv[21].q.val();
@@ -1065,6 +1168,14 @@ pub const LINT_WAIVERS: &[(&str, &str)] = &[
     ("vw", "bits 63:18: v = round(u * beta / 2^16) < 2^18 (u <= 2^17, beta < 2^17)"),
     ("incw", "bits 63:35: m * ai * delta / 2^5 < 2^23 * 2^17 / 2^5 = 2^35"),
     ("decw", "bits 63:31: rate_lag * x / 2^18 <= rate_lag / 2 < 2^30"),
+    ("g_up", "bits 37:0: a clamp test, its sign only"),
+    ("l_up", "bits 37:0: a clamp test, its sign only"),
+    ("g_dn", "bits 37:0: a clamp test, its sign only"),
+    ("l_dn", "bits 37:0: a clamp test, its sign only"),
+    ("g_h", "bits 37:0: a clamp test, its sign only"),
+    ("l_h", "bits 37:0: a clamp test, its sign only"),
+    ("hsm", "bits 17:0 and 63:57: max_rate + dec = hsm >> 18 < 2^32"),
+    ("lsm", "bits 17:0 and 63:57: min_rate + dec = lsm >> 18 < 2^32"),
     ("r3", "bits 36:31: the clamped rate is at most max(max_rate, min_rate) * 2^12 < 2^31"),
     ("t1$pre", "no loop compares a table's stage-6 word a cycle early"),
     ("t2$pre", "no loop compares a table's stage-6 word a cycle early"),
