@@ -138,6 +138,13 @@ const LDCP_TX_TASKS: &[&str] = &["p1_cw_floor", "p2_ready", "cover"];
 /// gamma 1/8.
 const LDCP_TX_CONFIGS: &[&str] = &["params-tiny"];
 
+/// Every task of formal/timely/timely.sby.
+const TIMELY_TASKS: &[&str] = &["p1_rate_bounds", "p2_half"];
+
+/// The configuration of formal/timely/: 16 flows, a small RTT scale,
+/// rates in [100, 6000].
+const TIMELY_CONFIGS: &[&str] = &["params-tiny"];
+
 /// Every task of formal/sar/sar.sby.
 const SAR_TASKS: &[&str] = &[
     "p1_decision",
@@ -176,6 +183,7 @@ const BLOCKS: &[(&str, &[&str], &[&str])] = &[
     ("ldcp_rx", LDCP_RX_TASKS, LDCP_RX_CONFIGS),
     ("dctcp_tx", DCTCP_TX_TASKS, DCTCP_TX_CONFIGS),
     ("ldcp_tx", LDCP_TX_TASKS, LDCP_TX_CONFIGS),
+    ("timely", TIMELY_TASKS, TIMELY_CONFIGS),
 ];
 
 /// The method a task of `BLOCKS` is proven with.
@@ -938,6 +946,35 @@ const BUGS: &[Bug] = &[
         unproven: &[],
         fast_also: "p3_ready",
     },
+    // ---- TIMELY (params-tiny: 16 flows, rates in [100, 6000]) ----
+    Bug {
+        // max_rate wins over min_rate (the rule's min_rate wins): with
+        // min_rate > max_rate a result is max_rate.
+        name: "timely_max_rate_winning",
+        block: "timely",
+        config: "params-tiny",
+        edits: &[("            lt2 = mm22$q;", "            lt2 = 1'b0;", 1)],
+        fails: &[],
+        unproven: &["p1_rate_bounds"],
+        fast_also: "p2_half",
+    },
+    Bug {
+        // The half clamp takes floor(old / 2): an odd rate halved falls
+        // below half, and (the min_rate test made for ceil(old / 2)) below
+        // min_rate.
+        name: "timely_half_clamp_floor",
+        block: "timely",
+        config: "params-tiny",
+        edits: &[(
+            "half = (((old) & 37'h1fffffffff) + 32'h1) >> 32'h1;",
+            "half = ((old) & 37'h1fffffffff) >> 32'h1;",
+            1,
+        )],
+        fails: &[],
+        unproven: &["p1_rate_bounds", "p2_half"],
+        // Not a FAST bug: both tasks are left unproven, none passes.
+        fast_also: "p2_half",
+    },
     // ---- DCTCP_TX (params-tiny: 16 flows, mss 1000, cwnd in [2000, 100000]) ----
     Bug {
         // cwnd_max does not win over cwnd_min: with cwnd_min > cwnd_max a
@@ -1345,7 +1382,15 @@ const FAST: &[&str] = &[
 /// CRD's `p1a_pairs` and `p1b_sign`: the arithmetic of the rule that
 /// `p1_flags` assumes (the RTL's pairs of rows sum to S; Fb > 0 iff S >= 8
 /// in L + 7 bits), over the contract's state alone.
+/// TIMELY's P1 and P2 are of the same kind: the clamps' property for any
+/// state of the pipeline, at the output against the loop's operands of the
+/// cycle before, proven by a 2-step induction whose base case (3 steps)
+/// has no result (the clearing and the latency take 40): a planted bug
+/// leaves the step unproven (`timely_*` below) rather than failing from
+/// reset.
 const LEMMAS: &[(&str, &str)] = &[
+    ("timely", "p1_rate_bounds"),
+    ("timely", "p2_half"),
     ("cfr_cam", "p1c_link"),
     ("crd", "p1a_pairs"),
     ("crd", "p1b_sign"),
@@ -1643,6 +1688,18 @@ fn ldcp_rx_clearing_that_skips_the_last_flow_fails_p3() {
 #[test]
 fn ldcp_rx_idle_count_not_zeroed_fails_p2_only() {
     fast_bug("ldcp_rx_idle_count_not_zeroed");
+}
+
+/// TIMELY's bugs leave their property's induction step unproven (see
+/// `LEMMAS`), the other property proven.
+#[test]
+fn timely_max_rate_winning_leaves_p1_unproven_only() {
+    check_bug(bug("timely_max_rate_winning"), TIMELY_TASKS);
+}
+
+#[test]
+fn timely_half_clamp_floor_leaves_p1_and_p2_unproven() {
+    check_bug(bug("timely_half_clamp_floor"), TIMELY_TASKS);
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 
 use ccrtl_golden::ldcp_tx::{LdcpTxConfig, LdcpTxIn, LdcpTxParams, LdcpTxShape};
 use ccrtl_sim::ldcp_tx::LdcpTxBlock;
-use common::conformance::{BlockTests, Equivalent};
+use common::conformance::{eq_in, BlockTests, Equivalent};
 use proptest::prelude::*;
 
 conformance_suite!(LdcpTxBlock);
@@ -213,4 +213,14 @@ const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
         "pre = s6_pre$q;",
         "tl's pre is not read",
     ),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.idx_b [15:0] -> [14:0]", "", INDEX_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.idx_a [24:0] -> [23:0]", "", INDEX_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.prod_na [31:0] -> [30:0]", "", PRODUCT_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.prod_nb [31:0] -> [30:0]", "", PRODUCT_BITS),
 ];
+
+/// The reciprocal table's index: only its 10 bits below the leading one
+/// are read (the lint waivers of hdl/src/ldcp_tx.rs).
+const INDEX_BITS: &str = "only bits 9:0 of the index are read";
+/// `n * alpha256` and `n * beta256` are below 2^17 (8 x 9 bits).
+const PRODUCT_BITS: &str = "the product is below 2^17: its top bits are 0";

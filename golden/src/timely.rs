@@ -75,7 +75,7 @@
 //!   before, so that the multiplier is not inside the one-cycle loop that
 //!   updates the rate (docs/timely.md, "Why the decrease lags").
 //! - An event accepted in cycle `n` has its result on the outputs during
-//!   cycle `n + LATENCY` (`n + 20`). The outputs are registered; every field
+//!   cycle `n + LATENCY` (`n + 23`). The outputs are registered; every field
 //!   is 0 when `cc_valid` is low.
 //! - A register write (`cfg_valid`, `cfg_addr`, `cfg_data`) in cycle `n` is
 //!   in force from cycle `n + 1`: an event accepted in cycle `n` uses the old
@@ -98,9 +98,10 @@ use crate::mask;
 
 pub use crate::register::Register;
 
-/// Cycles from an accepted event to its result on the outputs (provisional:
-/// the RTL's pipeline fixes it; docs/timely.md, "Why 20 cycles").
-pub const LATENCY: usize = 20;
+/// Cycles from an accepted event to its result on the outputs: the RTL's
+/// pipeline (docs/timely.md, "The pipeline as built": the rate loop at
+/// stage 22, the output register after it).
+pub const LATENCY: usize = 23;
 /// The multiplicative decrease of an event accepted in cycle `n` multiplies
 /// the flow's rate after its events accepted up to cycle `n - LAG` (rule
 /// step 6): the RTL's multiplier takes its operand 3 cycles before the rate

@@ -27,6 +27,7 @@ pub mod rp_visit;
 pub mod sar;
 pub mod sim;
 pub mod switch_port;
+pub mod timely;
 
 /// Runs `f` in a stack frame of its own. Each shape dispatch (the
 /// `dispatch_*!` macros) calls its arm through this: without optimisation

@@ -27,5 +27,6 @@ pub mod rp;
 pub mod sar;
 pub mod switch_port;
 pub mod synth;
+pub mod timely;
 pub mod vcd;
 pub mod verilator;

@@ -20,6 +20,7 @@ pub static BLOCKS: &[&dyn Entry] = &[
     &Registered::<crate::ldcp_rx::LdcpRxBlock>::NEW,
     &Registered::<crate::dctcp_tx::DctcpTxBlock>::NEW,
     &Registered::<crate::ldcp_tx::LdcpTxBlock>::NEW,
+    &Registered::<crate::timely::TimelyBlock>::NEW,
 ];
 
 /// The names of the blocks.
