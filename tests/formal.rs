@@ -1176,6 +1176,19 @@ const BUGS: &[Bug] = &[
         fast_also: "p1_cw_floor",
     },
     Bug {
+        // The result never says stable: every cover (each asks for a
+        // stable result) is unreached, and p1_gamma, asserted for results
+        // in fast start, fails on a stable result left below a gamma
+        // raised by a write (seen: p1 FAIL 42.8 s, cover 11.2 s).
+        name: "ldcp_tx_result_never_stable",
+        block: "ldcp_tx",
+        config: "params-tiny",
+        edits: &[("            o_stable$d = q_st$5$q;", "            o_stable$d = 1'b0;", 1)],
+        fails: &["p1_cw_floor", "cover"],
+        unproven: &[],
+        fast_also: "p2_ready",
+    },
+    Bug {
         // The cut's floor compares the reduced rate with r_min - 1: a cut
         // can leave Rc one below the floor.
         name: "rp_cut_floor_off_by_one",
