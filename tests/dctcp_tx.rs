@@ -214,38 +214,6 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         reason: "t1c's pre is not read (only t1a's stage-6 word is compared a cycle early)",
         nth: 0,
     },
-    // The same for the drive of the unread `pre` outputs (CCRTL_TEST_SEED=2
-    // drew t3a's).
-    common::conformance::eq_in(
-        "ccrtl_dctcp_tx__t1b",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "t1b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
-    ),
-    common::conformance::eq_in(
-        "ccrtl_dctcp_tx__t1c",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "t1c's pre is not read (only t1a's stage-6 word is compared a cycle early)",
-    ),
-    common::conformance::eq_in(
-        "ccrtl_dctcp_tx__t2",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "t2's pre is not read (only t1a's stage-6 word is compared a cycle early)",
-    ),
-    common::conformance::eq_in(
-        "ccrtl_dctcp_tx__t3a",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "t3a's pre is not read (only t1a's stage-6 word is compared a cycle early)",
-    ),
-    common::conformance::eq_in(
-        "ccrtl_dctcp_tx__t3b",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "t3b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
-    ),
     // Registers wider than their values (bounds in hdl/src/dctcp_tx.rs):
     // a one-bit truncation of their top bit cannot show.
     Equivalent {

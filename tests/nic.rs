@@ -79,6 +79,10 @@ mod conformance {
         c::bad_parameters_are_refused_by_name::<NicBlock>();
     }
     #[test]
+    fn listed_deletions_leave_no_signal_undriven() {
+        c::listed_deletions_leave_no_signal_undriven::<NicBlock>();
+    }
+    #[test]
     fn replay_engines_agree() {
         c::replay_engines_agree::<NicBlock>();
     }

@@ -75,6 +75,10 @@ mod conformance {
         c::bad_parameters_are_refused_by_name::<PacerBlock>();
     }
     #[test]
+    fn listed_deletions_leave_no_signal_undriven() {
+        c::listed_deletions_leave_no_signal_undriven::<PacerBlock>();
+    }
+    #[test]
     fn replay_engines_agree() {
         c::replay_engines_agree::<PacerBlock>();
     }

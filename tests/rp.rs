@@ -32,6 +32,10 @@ mod conformance {
         c::bad_parameters_are_refused_by_name::<RpBlock>();
     }
     #[test]
+    fn listed_deletions_leave_no_signal_undriven() {
+        c::listed_deletions_leave_no_signal_undriven::<RpBlock>();
+    }
+    #[test]
     #[ignore = "deep tier: make test-deep (RP's Verilator builds)"]
     fn every_shape_emits_lints_and_has_the_struct_ports() {
         c::every_shape_emits_lints_and_has_the_struct_ports::<RpBlock>();

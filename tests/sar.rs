@@ -152,11 +152,6 @@ const EQUIVALENT_SAR: &[Equivalent] = &[
     // (The clears of w$1 come by ports 2, 3, 0; those of w$2 by 3, 0, 1.)
     eq_del("w$1$d = 1'b0;", 2, BY_PORT_3),
     eq_del("w$2$d = 1'b0;", 1, BY_PORT_3),
-    // Loads deleted whole: the signal is never assigned and keeps its
-    // random power-up value, which the mutant run's fixed seed draws as 0,
-    // the value that changes nothing (a power-up 1 would be caught).
-    eq_in("", "delete statement", "bt$4$d = kmod$3$key < kmod$1$key;", PU_BT4),
-    eq_in("", "delete statement", "det$0 = 1'b0;", PU_DET0),
     eq_in(
         "",
         "delete statement",
@@ -219,11 +214,6 @@ const EQUIVALENT_SAR: &[Equivalent] = &[
     ),
 ];
 
-const PU_BT4: &str = "bt$4 (port 3 below port 1) held at its power-up 0 under the mutant \
-                      run's seed: port 3 never clears port 1's win, the deletion of that \
-                      clear, equivalent as BY_PORT_3 says";
-const PU_DET0: &str = "det$0 never assigned keeps its power-up value, 0 under the mutant \
-                       run's seed: the value the line gives";
 const O_CAND: &str = "o as a candidate changes no decision: o never wins a detour";
 const NINE_BITS: &str = "an 8-bit value (a degree, the margin) widened to nine bits: the \
                          top bit is always 0";

@@ -73,6 +73,10 @@ mod conformance {
         c::bad_parameters_are_refused_by_name::<SwitchPortBlock>();
     }
     #[test]
+    fn listed_deletions_leave_no_signal_undriven() {
+        c::listed_deletions_leave_no_signal_undriven::<SwitchPortBlock>();
+    }
+    #[test]
     #[ignore = "deep tier: make test-deep"]
     fn replay_engines_agree() {
         c::replay_engines_agree::<SwitchPortBlock>();

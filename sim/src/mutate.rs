@@ -1241,6 +1241,40 @@ pub struct Outcome {
     /// The cycle of the first mismatch or of the design's own stop; `None`
     /// if the mutant survived every cycle.
     pub caught_at: Option<u64>,
+    /// A deleted assignment that survived every cycle but leaves its
+    /// variable without any driver: the lint every emitted design passes
+    /// (`verilator --lint-only -Wall`, the conformance suite's) reports it
+    /// (`UNDRIVEN`), so the suite catches it even where the variable's
+    /// power-up value happens to be the one the design needed.
+    pub undriven: bool,
+}
+
+impl Outcome {
+    /// Caught by the lockstep or by the lint.
+    pub fn caught(&self) -> bool {
+        self.caught_at.is_some() || self.undriven
+    }
+}
+
+/// `verilator --lint-only -Wall` of a mutant's text reports a signal not
+/// driven (`%Warning-UNDRIVEN`). The text is written to `dir` for the run
+/// and removed after it.
+pub fn lint_reports_undriven(m: &Mutant, top: &str, dir: &std::path::Path) -> Result<bool, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!(
+        "lint-{}-L{}-{}.v",
+        std::process::id(),
+        m.line,
+        m.class.name()
+    ));
+    std::fs::write(&path, &m.text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let out = std::process::Command::new("verilator")
+        .args(["--lint-only", "-Wall", "--top-module", top])
+        .arg(&path)
+        .output();
+    let _ = std::fs::remove_file(&path);
+    let out = out.map_err(|e| format!("verilator --lint-only: {e}"))?;
+    Ok(String::from_utf8_lossy(&out.stderr).contains("%Warning-UNDRIVEN"))
 }
 
 /// The power-up seeds a surviving mutant is run again from ([`run_mutants`]).
@@ -1254,7 +1288,8 @@ pub const SURVIVOR_POWER_UP_SEEDS: [u32; 3] = [2, 3, 4];
 /// leaves a register or a combinational variable without a value (a
 /// deleted assignment) holds its random power-up value, and under one seed
 /// that value can be the one the design needed. It is caught if any run
-/// catches it.
+/// catches it. A deleted assignment that survives them all is linted
+/// ([`Outcome::undriven`]).
 /// An error building a mutant (it does not elaborate) is returned.
 pub fn run_mutants<B: crate::block::Block>(
     config: &B::Config,
@@ -1317,9 +1352,20 @@ pub fn run_mutants<B: crate::block::Block>(
                 if failed {
                     break;
                 }
+                let undriven = caught_at.is_none()
+                    && m.class == MutantClass::DeleteStatement
+                    && match lint_reports_undriven(m, &ccrtl_hdl::emit::top_module(B::NAME), cache) {
+                        Ok(u) => u,
+                        Err(e) => {
+                            let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
+                            g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                            break;
+                        }
+                    };
                 out.lock().unwrap_or_else(|e| e.into_inner()).push(Outcome {
                     mutant: m.clone(),
                     caught_at,
+                    undriven,
                 });
             });
         }

@@ -604,23 +604,23 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     for o in &out {
         let e = per_class.entry(o.mutant.class.name()).or_default();
         e.0 += 1;
-        match o.caught_at {
-            Some(_) => {
-                e.1 += 1;
-                if is_equivalent::<B>(&o.mutant, &good) {
-                    wrongly_listed.push(o.mutant.id());
-                }
+        if o.caught() {
+            e.1 += 1;
+            if is_equivalent::<B>(&o.mutant, &good) {
+                wrongly_listed.push(o.mutant.id());
             }
-            None if is_equivalent::<B>(&o.mutant, &good) => {}
-            None => unexplained.push(format!("{} `{}`", o.mutant.id(), o.mutant.original)),
+        } else if !is_equivalent::<B>(&o.mutant, &good) {
+            unexplained.push(format!("{} `{}`", o.mutant.id(), o.mutant.original));
         }
     }
     for (class, (n, caught)) in &per_class {
         eprintln!("mutants {class}: {n} planted, {caught} caught");
     }
-    let caught = out.iter().filter(|o| o.caught_at.is_some()).count();
+    let caught = out.iter().filter(|o| o.caught()).count();
+    let undriven = out.iter().filter(|o| o.undriven).count();
     eprintln!(
-        "mutants: {} planted, {caught} caught, {} survived (all shown equivalent unless listed below)",
+        "mutants: {} planted, {caught} caught ({undriven} of them by the lint: a signal left \
+         undriven), {} survived (all shown equivalent unless listed below)",
         out.len(),
         out.len() - caught
     );
@@ -668,6 +668,61 @@ pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u6
         }
     }
     check_mutants::<B>(&chosen, cycles);
+}
+
+/// No mutant listed as equivalent is a deleted assignment that leaves its
+/// variable without a driver: the lint every emitted design passes reports
+/// such a deletion (`UNDRIVEN`, [`mutate::Outcome::undriven`]), so the
+/// list would not be true of it. Every listed deletion is linted (a
+/// fraction of a second each); the check fails on the planted case: the
+/// design's first assignment of a variable assigned once in its module,
+/// deleted, is reported.
+pub fn listed_deletions_leave_no_signal_undriven<B: BlockTests>() {
+    let good = B::verilog(&B::mutation_config());
+    let top = top::<B>();
+    let dir = tmp_dir(&format!("{}-undriven", B::NAME));
+    let all = block_mutants::<B>(&good);
+    let deletions: Vec<_> = all
+        .iter()
+        .filter(|m| m.class == MutantClass::DeleteStatement)
+        .collect();
+    let mut undriven = vec![];
+    for m in deletions.iter().filter(|m| is_equivalent::<B>(m, &good)) {
+        if mutate::lint_reports_undriven(m, &top, &dir).unwrap_or_else(|e| panic!("{e}")) {
+            undriven.push(m.id());
+        }
+    }
+    assert!(
+        undriven.is_empty(),
+        "listed as equivalent, but the lint reports a signal undriven: {undriven:?}"
+    );
+    // The check can fail: a deletion of the only assignment of a
+    // combinational variable or register input of its module.
+    let once = deletions.iter().find(|m| {
+        let lhs = m.original.split(['=', '<']).next().unwrap_or("").trim();
+        let head = format!("module {}(", m.module);
+        !lhs.is_empty()
+            && !lhs.contains(['[', ' '])
+            && good
+                .lines()
+                .skip_while(|l| !l.starts_with(&head))
+                .take_while(|l| !l.starts_with("endmodule"))
+                .filter(|l| {
+                    let t = l.trim_start();
+                    t.strip_prefix(lhs)
+                        .is_some_and(|r| r.trim_start().starts_with('=') || r.trim_start().starts_with("<="))
+                })
+                .count()
+                == 1
+    });
+    if let Some(m) = once {
+        assert!(
+            mutate::lint_reports_undriven(m, &top, &dir).unwrap_or_else(|e| panic!("{e}")),
+            "{}: not reported undriven",
+            m.id()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Deep tier: every mutant. `CCRTL_MUTANT_LINES=1455,1594` runs only the
@@ -1234,6 +1289,10 @@ macro_rules! conformance_suite {
             #[ignore = "deep tier: make test-deep"]
             fn every_planted_mutant_is_caught_or_shown_equivalent() {
                 c::every_planted_mutant_is_caught_or_shown_equivalent::<$b>(1_000_000);
+            }
+            #[test]
+            fn listed_deletions_leave_no_signal_undriven() {
+                c::listed_deletions_leave_no_signal_undriven::<$b>();
             }
             #[test]
             fn verify_cli_exit_status() {
