@@ -1138,18 +1138,7 @@ impl<const FB: usize> Logic for DctcpTx<FB> {
 
 // ---- emission and simulation ---------------------------------------------
 
-/// rust-hdl's Verilog for DCTCP_TX, as `generate_verilog` writes it.
-pub fn raw_verilog(config: &DctcpTxConfig) -> Result<String, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = DctcpTx::<$f>::new(config);
-            b.connect_all();
-            generate_verilog(&b)
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
+crate::flow_block_glue!("DCTCP_TX", DctcpTx, DctcpTxConfig, DctcpTxSim, DctcpTxIn, DctcpTxOut);
 
 /// Signals whose bits are left unread on purpose (docs/lint.md).
 pub const LINT_WAIVERS: &[(&str, &str)] = &[
@@ -1223,31 +1212,6 @@ pub fn verilog(config: &DctcpTxConfig) -> Result<String, ParamError> {
         &params,
         &raw,
     ))
-}
-
-/// The rust-hdl DCTCP_TX block for a configuration.
-pub fn sim(
-    config: &DctcpTxConfig,
-) -> Result<Box<dyn crate::sim::CycleSim<DctcpTxIn, DctcpTxOut>>, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = DctcpTx::<$f>::new(config);
-            b.connect_all();
-            Box::new(DctcpTxSim(b)) as Box<dyn crate::sim::CycleSim<DctcpTxIn, DctcpTxOut>>
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
-
-/// The ports of DCTCP_TX for a validated configuration, read from the struct.
-pub fn ports(config: &DctcpTxConfig) -> Vec<crate::ports::HdlPort> {
-    macro_rules! make {
-        ($f:literal) => {{
-            crate::ports::ports_of(&DctcpTx::<$f>::new(config))
-        }};
-    }
-    crate::dispatch_flow_shape!(config.shape, make)
 }
 
 struct DctcpTxSim<const FB: usize>(DctcpTx<FB>);

@@ -40,6 +40,54 @@ pub fn own_frame<T>(f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// `raw_verilog`, `sim` and `ports` of a block generic over its flow bits
+/// only (`$block<const FB: usize>`, built by `$block::<FB>::new(config)`),
+/// dispatched over every flow width of the menu; `$sim` wraps the block as
+/// a `CycleSim<$in, $out>`. The caller has `ParamError`, `generate_verilog`
+/// and `Logic` in scope.
+#[macro_export]
+macro_rules! flow_block_glue {
+    ($name:literal, $block:ident, $config:ty, $sim:ident, $in:ty, $out:ty) => {
+        #[doc = concat!("rust-hdl's Verilog for ", $name, ", as `generate_verilog` writes it.")]
+        pub fn raw_verilog(config: &$config) -> Result<String, ParamError> {
+            config.validate()?;
+            macro_rules! make {
+                ($f:literal) => {{
+                    let mut b = $block::<$f>::new(config);
+                    b.connect_all();
+                    generate_verilog(&b)
+                }};
+            }
+            Ok($crate::dispatch_flow_shape!(config.shape, make))
+        }
+
+        #[doc = concat!("The rust-hdl ", $name, " block for a configuration.")]
+        pub fn sim(
+            config: &$config,
+        ) -> Result<Box<dyn $crate::sim::CycleSim<$in, $out>>, ParamError> {
+            config.validate()?;
+            macro_rules! make {
+                ($f:literal) => {{
+                    let mut b = $block::<$f>::new(config);
+                    b.connect_all();
+                    Box::new($sim(b)) as Box<dyn $crate::sim::CycleSim<$in, $out>>
+                }};
+            }
+            Ok($crate::dispatch_flow_shape!(config.shape, make))
+        }
+
+        #[doc = concat!("The ports of ", $name, " for a validated configuration, read from the struct.")]
+        pub fn ports(config: &$config) -> Vec<$crate::ports::HdlPort> {
+            macro_rules! make {
+                ($f:literal) => {{
+                    $crate::ports::ports_of(&$block::<$f>::new(config))
+                }};
+            }
+            $crate::dispatch_flow_shape!(config.shape, make)
+        }
+    };
+}
+
 /// Expands `$make!(FB)` for the run-time flow shape `$shape`
 /// (`ccrtl_golden::flow_shape::FlowShape`, the shape of DCTCP_RX, LDCP_RX,
 /// DCTCP_TX, LDCP_TX and TIMELY), over every flow width of the menu in

@@ -130,3 +130,83 @@ pub trait Stimulus<B: Block + ?Sized> {
         i
     }
 }
+
+/// The coverage points of a block's front end that every block with a
+/// table cleared after reset and a register port shares: resets (mid-run,
+/// during the clearing, held), an event and a write in a reset cycle,
+/// writes back to back and beside an event, a write to an unused address,
+/// an event refused while the table is cleared (right after a reset too).
+/// Each field is the point's index in the block's list.
+#[derive(Debug, Clone, Copy)]
+pub struct FrontPoints {
+    pub reset_mid_run: usize,
+    pub reset_while_clearing: usize,
+    pub reset_held: usize,
+    pub event_in_reset: usize,
+    pub cfg_in_reset: usize,
+    pub cfg_back_to_back: usize,
+    pub cfg_with_event: usize,
+    /// For a block whose address space has unused addresses.
+    pub cfg_ignored: Option<usize>,
+    pub refused_while_clearing: usize,
+    pub right_after_reset: usize,
+}
+
+/// One cycle's front-end inputs ([`FrontPoints`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Front {
+    pub rst: bool,
+    /// An event (packet, ACK) presented.
+    pub event: bool,
+    /// A register write presented.
+    pub cfg: bool,
+    /// The write's address is one no register has.
+    pub cfg_unused: bool,
+}
+
+impl FrontPoints {
+    /// Hits the front-end points of the cycle about to run, with inputs
+    /// `now` after `prev`, `ready` low while the table is cleared. True
+    /// when the cycle's event is accepted: the block's own points follow.
+    #[inline]
+    pub fn cover(&self, cov: &mut Coverage, ready: bool, prev: Front, now: Front) -> bool {
+        if now.rst {
+            if prev.rst {
+                cov.hit(self.reset_held);
+            } else if !ready {
+                cov.hit(self.reset_while_clearing);
+            } else {
+                cov.hit(self.reset_mid_run);
+            }
+            if now.event {
+                cov.hit(self.event_in_reset);
+            }
+            if now.cfg {
+                cov.hit(self.cfg_in_reset);
+            }
+            return false;
+        }
+        if now.cfg {
+            if prev.cfg && !prev.rst {
+                cov.hit(self.cfg_back_to_back);
+            }
+            if now.event {
+                cov.hit(self.cfg_with_event);
+            }
+            if let (true, Some(k)) = (now.cfg_unused, self.cfg_ignored) {
+                cov.hit(k);
+            }
+        }
+        if !now.event {
+            return false;
+        }
+        if !ready {
+            cov.hit(self.refused_while_clearing);
+            if prev.rst {
+                cov.hit(self.right_after_reset);
+            }
+            return false;
+        }
+        true
+    }
+}

@@ -27,7 +27,7 @@ use ccrtl_golden::dctcp_rx::{
 };
 use serde::Deserialize;
 
-use crate::block::{Block, Coverage, Stimulus};
+use crate::block::{Block, Coverage, Front, FrontPoints, Stimulus};
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -183,38 +183,13 @@ pub fn describe(c: &DctcpRxConfig) -> String {
 /// LDCP's the flow's CE bit is always 0, so a CE packet is a "CE change").
 #[inline]
 pub fn cover(g: &DctcpRx, prev: &DctcpRxIn, i: &DctcpRxIn, cov: &mut Coverage) {
-    if i.rst {
-        if prev.rst {
-            cov.hit(RESET_HELD);
-        } else if !g.ready() {
-            cov.hit(RESET_WHILE_CLEARING);
-        } else {
-            cov.hit(RESET_MID_RUN);
-        }
-        if i.evt_valid {
-            cov.hit(EVENT_IN_RESET);
-        }
-        if i.cfg_valid {
-            cov.hit(CFG_IN_RESET);
-        }
-        return;
-    }
-    if i.cfg_valid {
-        if prev.cfg_valid && !prev.rst {
-            cov.hit(CFG_BACK_TO_BACK);
-        }
-        if i.evt_valid {
-            cov.hit(CFG_WITH_EVENT);
-        }
-    }
-    if !i.evt_valid {
-        return;
-    }
-    if !g.ready() {
-        cov.hit(REFUSED_WHILE_CLEARING);
-        if prev.rst {
-            cov.hit(RIGHT_AFTER_RESET);
-        }
+    let front = |x: &DctcpRxIn| Front {
+        rst: x.rst,
+        event: x.evt_valid,
+        cfg: x.cfg_valid,
+        cfg_unused: false,
+    };
+    if !FRONT.cover(cov, g.ready(), front(prev), front(i)) {
         return;
     }
     if let Some(d) = g.since_event(i.evt_flow) {
@@ -318,6 +293,20 @@ const EVENT_IN_RESET: usize = 25;
 const CFG_IN_RESET: usize = 26;
 const CFG_BACK_TO_BACK: usize = 27;
 const CFG_WITH_EVENT: usize = 28;
+
+/// The front-end points ([`FrontPoints`]).
+const FRONT: FrontPoints = FrontPoints {
+    reset_mid_run: RESET_MID_RUN,
+    reset_while_clearing: RESET_WHILE_CLEARING,
+    reset_held: RESET_HELD,
+    event_in_reset: EVENT_IN_RESET,
+    cfg_in_reset: CFG_IN_RESET,
+    cfg_back_to_back: CFG_BACK_TO_BACK,
+    cfg_with_event: CFG_WITH_EVENT,
+    cfg_ignored: None,
+    refused_while_clearing: REFUSED_WHILE_CLEARING,
+    right_after_reset: RIGHT_AFTER_RESET,
+};
 
 /// A random `m`, extreme values often.
 pub fn random_m(r: &mut Rng) -> u32 {

@@ -45,7 +45,7 @@ use ccrtl_golden::dctcp_tx::{
 };
 use serde::Deserialize;
 
-use crate::block::{Block, Coverage, Stimulus};
+use crate::block::{Block, Coverage, Front, FrontPoints, Stimulus};
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -181,41 +181,13 @@ impl Block for DctcpTxBlock {
 
 /// The corner-case points the cycle about to run hits.
 fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
-    if i.rst {
-        if prev.rst {
-            cov.hit(RESET_HELD);
-        } else if !g.ready() {
-            cov.hit(RESET_WHILE_CLEARING);
-        } else {
-            cov.hit(RESET_MID_RUN);
-        }
-        if i.ack_valid {
-            cov.hit(ACK_IN_RESET);
-        }
-        if i.cfg_valid {
-            cov.hit(CFG_IN_RESET);
-        }
-        return;
-    }
-    if i.cfg_valid {
-        if prev.cfg_valid && !prev.rst {
-            cov.hit(CFG_BACK_TO_BACK);
-        }
-        if i.ack_valid {
-            cov.hit(CFG_WITH_ACK);
-        }
-        if i.cfg_addr & 7 >= 5 {
-            cov.hit(CFG_IGNORED);
-        }
-    }
-    if !i.ack_valid {
-        return;
-    }
-    if !g.ready() {
-        cov.hit(REFUSED_WHILE_CLEARING);
-        if prev.rst {
-            cov.hit(RIGHT_AFTER_RESET);
-        }
+    let front = |x: &DctcpTxIn| Front {
+        rst: x.rst,
+        event: x.ack_valid,
+        cfg: x.cfg_valid,
+        cfg_unused: x.cfg_addr & 7 >= 5,
+    };
+    if !FRONT.cover(cov, g.ready(), front(prev), front(i)) {
         return;
     }
     if let Some(d) = g.since_event(i.ack_flow) {
@@ -438,6 +410,20 @@ const CFG_IGNORED: usize = 51;
 const FIRST_AFTER_WINDOW_WRITE: usize = 52;
 const SLOW_START_2MSS_AFTER_MSS_WRITE: usize = 53;
 const SLOW_START_ABOVE_2_23: usize = 54;
+
+/// The front-end points ([`FrontPoints`]).
+const FRONT: FrontPoints = FrontPoints {
+    reset_mid_run: RESET_MID_RUN,
+    reset_while_clearing: RESET_WHILE_CLEARING,
+    reset_held: RESET_HELD,
+    event_in_reset: ACK_IN_RESET,
+    cfg_in_reset: CFG_IN_RESET,
+    cfg_back_to_back: CFG_BACK_TO_BACK,
+    cfg_with_event: CFG_WITH_ACK,
+    cfg_ignored: Some(CFG_IGNORED),
+    refused_while_clearing: REFUSED_WHILE_CLEARING,
+    right_after_reset: RIGHT_AFTER_RESET,
+};
 
 /// A random `gshift`, the ends often.
 fn random_gshift(r: &mut Rng) -> u32 {

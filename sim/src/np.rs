@@ -25,7 +25,7 @@ use ccrtl_golden::np::{
 };
 use serde::Deserialize;
 
-use crate::block::{Block, Coverage, Stimulus};
+use crate::block::{Block, Coverage, Front, FrontPoints, Stimulus};
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -156,38 +156,13 @@ impl Block for NpBlock {
 
     #[inline]
     fn cover(g: &Np, prev: &NpIn, i: &NpIn, cov: &mut Coverage) {
-        if i.rst {
-            if prev.rst {
-                cov.hit(RESET_HELD);
-            } else if g.busy_left() > 0 {
-                cov.hit(RESET_WHILE_CLEARING);
-            } else {
-                cov.hit(RESET_MID_RUN);
-            }
-            if i.pkt_valid {
-                cov.hit(TRAFFIC_IN_RESET);
-            }
-            if i.cfg_valid {
-                cov.hit(CFG_IN_RESET);
-            }
-            return;
-        }
-        if i.cfg_valid {
-            if prev.cfg_valid && !prev.rst {
-                cov.hit(CFG_BACK_TO_BACK);
-            }
-            if i.pkt_valid {
-                cov.hit(CFG_WITH_PACKET);
-            }
-        }
-        if !i.pkt_valid {
-            return;
-        }
-        if !g.ready() {
-            cov.hit(REFUSED_WHILE_CLEARING);
-            if prev.rst {
-                cov.hit(RIGHT_AFTER_RESET);
-            }
+        let front = |x: &NpIn| Front {
+            rst: x.rst,
+            event: x.pkt_valid,
+            cfg: x.cfg_valid,
+            cfg_unused: false,
+        };
+        if !FRONT.cover(cov, g.ready(), front(prev), front(i)) {
             return;
         }
         if i.pkt_ecn != ecn::CE {
@@ -271,6 +246,20 @@ const CFG_BACK_TO_BACK: usize = 21;
 const CFG_WITH_PACKET: usize = 22;
 const RIGHT_AFTER_RESET: usize = 23;
 const BEYOND_INTERVAL_MAX: usize = 24;
+
+/// The front-end points ([`FrontPoints`]).
+const FRONT: FrontPoints = FrontPoints {
+    reset_mid_run: RESET_MID_RUN,
+    reset_while_clearing: RESET_WHILE_CLEARING,
+    reset_held: RESET_HELD,
+    event_in_reset: TRAFFIC_IN_RESET,
+    cfg_in_reset: CFG_IN_RESET,
+    cfg_back_to_back: CFG_BACK_TO_BACK,
+    cfg_with_event: CFG_WITH_PACKET,
+    cfg_ignored: None,
+    refused_while_clearing: REFUSED_WHILE_CLEARING,
+    right_after_reset: RIGHT_AFTER_RESET,
+};
 
 /// A random interval for `shape`, extreme values often.
 pub fn random_interval(r: &mut Rng, shape: &NpShape) -> u32 {
