@@ -1362,6 +1362,10 @@ pub fn run_mutants<B: crate::block::Block>(
                             break;
                         }
                     };
+                if caught_at.is_none() && !undriven {
+                    // As found: a long run's survivors are seen before its end.
+                    eprintln!("survived every power-up seed: {} `{}`", m.id(), m.original);
+                }
                 out.lock().unwrap_or_else(|e| e.into_inner()).push(Outcome {
                     mutant: m.clone(),
                     caught_at,

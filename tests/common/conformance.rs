@@ -59,6 +59,15 @@ pub trait BlockTests: Block {
     /// simulation is slow runs fewer. The golden-Verilator lockstep runs
     /// millions of cycles either way.
     const HDL_CYCLES: u64 = 5_000;
+    /// A check of the emitted text that the lockstep cannot make
+    /// exhaustively (a ROM's every word against the golden table); `Err`
+    /// says what is wrong. The emitted file passes it, and a mutant it
+    /// rejects counts as caught without a run (`check_mutants`): a ROM of
+    /// 512 words brings a thousand mutants, most of which random stimulus
+    /// shows only by chance (an operand a register holds).
+    fn static_check(_verilog: &str) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Cycles of the deep tier's three-way lockstep, per configuration.
@@ -512,6 +521,59 @@ pub fn proptest_shrinks_a_planted_bug<B: BlockTests>() {
     }
 }
 
+// ---- ROM contents ----------------------------------------------------------------
+
+/// Checks the `case` ROMs of an emitted file: `copies` modules hold lines
+/// `<item><i>: <lhs><value>;` (e.g. item `9'd`, lhs `data <= 27'h`, `radix`
+/// 16), and in each the lines are `i = 0, 1, ...` in order with the value
+/// `expected[i]`, every index once. `Err` names the module and the index.
+pub fn check_case_rom(
+    verilog: &str,
+    item: &str,
+    lhs: &str,
+    radix: u32,
+    expected: &[u64],
+    copies: usize,
+) -> Result<(), String> {
+    let mut roms: Vec<(String, Vec<(u64, u64)>)> = vec![];
+    let mut module = String::new();
+    for (n, line) in verilog.lines().enumerate() {
+        if let Some(m) = line.strip_prefix("module ") {
+            module = m.split('(').next().unwrap_or("").to_string();
+            continue;
+        }
+        let Some(rest) = line.trim().strip_prefix(item) else {
+            continue;
+        };
+        let bad = || format!("line {}: `{}` is not a ROM word", n + 1, line.trim());
+        let (index, rest) = rest.split_once(": ").ok_or_else(bad)?;
+        let value = rest
+            .strip_prefix(lhs)
+            .and_then(|v| v.strip_suffix(';'))
+            .ok_or_else(bad)?;
+        let index = index.parse::<u64>().map_err(|_| bad())?;
+        let value = u64::from_str_radix(value, radix).map_err(|_| bad())?;
+        match roms.last_mut() {
+            Some((m, words)) if *m == module => words.push((index, value)),
+            _ => roms.push((module.clone(), vec![(index, value)])),
+        }
+    }
+    if roms.len() != copies {
+        return Err(format!("{} ROMs of `{item}` lines, not {copies}", roms.len()));
+    }
+    for (m, words) in &roms {
+        if words.len() != expected.len() {
+            return Err(format!("{m}: {} words, not {}", words.len(), expected.len()));
+        }
+        for (k, (&(i, v), &want)) in words.iter().zip(expected).enumerate() {
+            if i != k as u64 || v != want {
+                return Err(format!("{m}: word {k} is `{i}: {v:#x}`, not `{k}: {want:#x}`"));
+            }
+        }
+    }
+    Ok(())
+}
+
 // ---- planted mutants ---------------------------------------------------------
 
 /// One entry of a block's list of equivalent mutants.
@@ -522,8 +584,8 @@ pub struct Equivalent {
     pub module: &'static str,
     /// The changed line's original text, trimmed; "" for any line.
     pub original: &'static str,
-    /// The change (`Mutant::change`), exactly, or with one `*` standing for
-    /// any text (e.g. `width-truncated * [47:0] -> [46:0]`).
+    /// The change (`Mutant::change`), exactly, or with each `*` standing
+    /// for any text (e.g. `width-truncated * [47:0] -> [46:0]`).
     pub change: &'static str,
     /// Why no stimulus can show it.
     pub reason: &'static str,
@@ -552,14 +614,7 @@ pub const fn eq_in(
 
 impl Equivalent {
     fn matches(&self, m: &mutate::Mutant, good: &str) -> bool {
-        let change = match self.change.split_once('*') {
-            Some((pre, post)) => {
-                m.change.len() >= pre.len() + post.len()
-                    && m.change.starts_with(pre)
-                    && m.change.ends_with(post)
-            }
-            None => m.change == self.change,
-        };
+        let change = glob(self.change, &m.change);
         // The line count last: only for an entry that matches otherwise.
         change
             && (self.module.is_empty()
@@ -579,6 +634,35 @@ impl Equivalent {
     }
 }
 
+/// `text` matches `pattern`, each `*` of which stands for any text.
+fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+#[test]
+fn glob_matches_stars_anywhere() {
+    assert!(glob("a", "a") && !glob("a", "ab"));
+    assert!(glob("w * [3:0]", "w x.y [3:0]") && !glob("w * [3:0]", "w [3:0]x"));
+    assert!(glob("w *p2* [31:0]", "w m__p2.q [31:0]"));
+    assert!(!glob("w *p2* [31:0]", "w m__p1.q [31:0]"));
+    assert!(glob("*", "") && glob("a*b*c", "abc") && !glob("a*bc*c", "abc"));
+}
+
 fn is_equivalent<B: BlockTests>(m: &mutate::Mutant, good: &str) -> bool {
     B::EQUIVALENT.iter().any(|e| e.matches(m, good))
 }
@@ -588,10 +672,18 @@ fn is_equivalent<B: BlockTests>(m: &mutate::Mutant, good: &str) -> bool {
 fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     let c = B::mutation_config();
     let good = B::verilog(&c);
+    if let Err(e) = B::static_check(&good) {
+        panic!("the emitted file fails the block's static check: {e}");
+    }
+    // Caught by the static check: not run.
+    let (statically, mutants): (Vec<_>, Vec<_>) = mutants
+        .iter()
+        .cloned()
+        .partition(|m| B::static_check(&m.text).is_err());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let out = mutate::run_mutants::<B>(
         &c,
-        mutants,
+        &mutants,
         cycles,
         1,
         threads,
@@ -601,6 +693,14 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     let mut per_class = std::collections::BTreeMap::<&str, (u32, u32)>::new();
     let mut unexplained = vec![];
     let mut wrongly_listed = vec![];
+    for m in &statically {
+        let e = per_class.entry(m.class.name()).or_default();
+        e.0 += 1;
+        e.1 += 1;
+        if is_equivalent::<B>(m, &good) {
+            wrongly_listed.push(m.id());
+        }
+    }
     for o in &out {
         let e = per_class.entry(o.mutant.class.name()).or_default();
         e.0 += 1;
@@ -616,13 +716,15 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     for (class, (n, caught)) in &per_class {
         eprintln!("mutants {class}: {n} planted, {caught} caught");
     }
-    let caught = out.iter().filter(|o| o.caught()).count();
+    let caught = out.iter().filter(|o| o.caught()).count() + statically.len();
     let undriven = out.iter().filter(|o| o.undriven).count();
+    let planted = out.len() + statically.len();
     eprintln!(
-        "mutants: {} planted, {caught} caught ({undriven} of them by the lint: a signal left \
-         undriven), {} survived (all shown equivalent unless listed below)",
-        out.len(),
-        out.len() - caught
+        "mutants: {planted} planted, {caught} caught ({} by the static check without a run, \
+         {undriven} by the lint: a signal left undriven), {} survived (all shown equivalent \
+         unless listed below)",
+        statically.len(),
+        planted - caught
     );
     assert!(
         unexplained.is_empty(),
@@ -641,7 +743,14 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
 /// rest.
 pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u64) {
     let good = B::verilog(&B::mutation_config());
-    let all = block_mutants::<B>(&good);
+    let mut all = block_mutants::<B>(&good);
+    // Those the static check catches are not drawn (the deep tier counts
+    // them): the sample's draws are of the mutants the lockstep must show.
+    let n = all.len();
+    all.retain(|m| B::static_check(&m.text).is_ok());
+    if all.len() < n {
+        eprintln!("{} of {n} mutants caught by the static check, not drawn", n - all.len());
+    }
     let mut r = Rng::new(run_seed());
     let (mut chosen, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|m| {
         matches!(
