@@ -8,7 +8,7 @@ mod common;
 
 use ccrtl_golden::timely::{TimelyConfig, TimelyIn, TimelyParams, TimelyShape};
 use ccrtl_sim::timely::TimelyBlock;
-use common::conformance::{BlockTests, Equivalent};
+use common::conformance::{eq_in, BlockTests, Equivalent};
 use proptest::prelude::*;
 
 conformance_suite!(TimelyBlock);
@@ -89,6 +89,12 @@ impl BlockTests for TimelyBlock {
         shape(4, small())
     }
 
+    /// The two reciprocal ROMs (`rr`, `rm`): word `i` is `T[i]` (18 bits)
+    /// with the slope `T[i] - T[i + 1]` above it (docs/timely.md), `T` the
+    /// golden model's table.
+    fn static_check(verilog: &str) -> Result<(), String> {
+        common::conformance::check_case_rom(verilog, "9'd", "data <= 27'h", 16, &timely_rom(), 2)
+    }
     /// 256 flows, the small scale.
     fn mutation_config() -> TimelyConfig {
         shape(8, small())
@@ -210,4 +216,65 @@ fn hand_written_loop_bugs_are_caught() {
 
 /// Mutants of TIMELY that no stimulus can tell apart from the original,
 /// each with its reason.
-const EQUIVALENT_TIMELY: &[Equivalent] = &[];
+const EQUIVALENT_TIMELY: &[Equivalent] = &[
+    eq_in("ccrtl_timely__m*", "width-truncated * [63:0] -> [62:0]", "", MUL_64),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.m* [63:0] -> [62:0]", "", MUL_64),
+    eq_in("ccrtl_timely__m*", "width-truncated * [47:0] -> [46:0]", "", MUL_48),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.m* [47:0] -> [46:0]", "", MUL_48),
+    eq_in("ccrtl_timely__m*", "width-truncated *p2* [31:0] -> [30:0]", "", MUL_P2),
+    eq_in("ccrtl_timely__mdel*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__mu*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__mv*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__minc*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__mxh*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__mxg*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
+    eq_in("ccrtl_timely__r*", "width-truncated *p6* [31:0] -> [30:0]", "", RECIP_P6),
+    eq_in(
+        "",
+        "< -> <=",
+        "mm22$d = pmax$20$q < pmin$20$q;",
+        "with max_rate = min_rate the clamp takes min_rate instead of max_rate: the same value",
+    ),
+];
+
+// The seven `a * b + c` multipliers (`Mul48x18`, modules `ccrtl_timely__m*`)
+// take `a` of 24 (mdel, mu), 36 (mg), 18 (mv, mxh), 23 (minc) and 28 (mxg)
+// bits, `b` of 18 and a rounding constant `c` of at most 2^31 (mg's).
+const MUL_64: &str = "every 64-bit word of a multiplier (sums, carry-save terms, c, p) is \
+                      below 2^55: a < 2^36, b < 2^18, c <= 2^31; bit 63 is never set";
+const MUL_48: &str = "a (and the rows h0, h1 of b[16], b[17]) is below 2^36: bit 47 is never set";
+const MUL_P2: &str = "p2 = a[47:32] * b[15:0] with a < 2^36: below 2^20, bit 31 never set";
+const MUL_P1: &str = "p1 = a[31:16] * b[15:0] with a < 2^28 (every multiplier but mg): \
+                      below 2^28, bit 31 never set";
+const RECIP_P6: &str = "p6 = slope * t, a 9-bit slope and a 14-bit t: below 2^23, bit 31 never set";
+
+
+/// The ROM words the emitted file must hold, from the golden table.
+fn timely_rom() -> Vec<u64> {
+    let t = &ccrtl_golden::timely::RECIP_TABLE;
+    (0..512)
+        .map(|i| u64::from(t[i]) | (u64::from(t[i] - t[i + 1]) << 18))
+        .collect()
+}
+
+/// The static check passes the emitted ROMs and fails each kind of
+/// change the mutants make: a word plus one, a word deleted (in either
+/// ROM).
+#[test]
+fn rom_words_are_the_golden_table_and_a_changed_word_is_seen() {
+    let v = <TimelyBlock as ccrtl_sim::block::Block>::verilog(&<TimelyBlock as BlockTests>::mutation_config());
+    <TimelyBlock as BlockTests>::static_check(&v).unwrap();
+    let w = timely_rom();
+    for (k, copy) in [(213usize, 1usize), (0, 2), (511, 1)] {
+        let line = format!("          9'd{k}: data <= 27'h{:x};", w[k]);
+        assert_eq!(v.matches(&line).count(), 2, "{line}");
+        let nth = |text: &str, by: &str| {
+            let at = text.match_indices(&line).nth(copy - 1).unwrap().0;
+            format!("{}{by}{}", &text[..at], &text[at + line.len()..])
+        };
+        let plus = nth(&v, &format!("          9'd{k}: data <= 27'h{:x};", w[k] + 1));
+        assert!(<TimelyBlock as BlockTests>::static_check(&plus).is_err(), "word {k} + 1");
+        let gone = nth(&v, "");
+        assert!(<TimelyBlock as BlockTests>::static_check(&gone).is_err(), "word {k} deleted");
+    }
+}

@@ -788,11 +788,9 @@ impl<const FB: usize> Logic for Timely<FB> {
                 & (self.pf[10].q.val() == self.pf[7].q.val())
                 & self.pfirst[3].q.val());
         self.negd9.d.next = self.diff8.q.val().get_bit(24);
-        // (diff << 12) >> k, arithmetic.
+        // (diff << 12) >> k, arithmetic: diff << 12 fills the 37 bits, its
+        // sign (bit 24) at bit 36.
         self.d37.next = bit_cast::<37, 25>(self.diff8.q.val()) << 12;
-        if self.diff8.q.val().get_bit(24) {
-            self.d37.next = (bit_cast::<37, 25>(self.diff8.q.val()) | bits::<37>(0xfff << 25)) << 12;
-        }
         self.c9.d.next = self.d37.val() >> self.pk[7].q.val();
         if self.d37.val().get_bit(36) {
             self.c9.d.next = !((!self.d37.val()) >> self.pk[7].q.val());
@@ -1145,18 +1143,7 @@ impl<const FB: usize> Logic for Timely<FB> {
 
 // ---- emission and simulation ---------------------------------------------------
 
-/// rust-hdl's Verilog for TIMELY, as `generate_verilog` writes it.
-pub fn raw_verilog(config: &TimelyConfig) -> Result<String, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = Timely::<$f>::new(config);
-            b.connect_all();
-            generate_verilog(&b)
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
+crate::flow_block_glue!("TIMELY", Timely, TimelyConfig, TimelySim, TimelyIn, TimelyOut);
 
 /// Signals whose bits are left unread on purpose (docs/lint.md).
 pub const LINT_WAIVERS: &[(&str, &str)] = &[
@@ -1219,31 +1206,6 @@ pub fn verilog(config: &TimelyConfig) -> Result<String, ParamError> {
         &params,
         &raw,
     ))
-}
-
-/// The rust-hdl TIMELY block for a configuration.
-pub fn sim(
-    config: &TimelyConfig,
-) -> Result<Box<dyn crate::sim::CycleSim<TimelyIn, TimelyOut>>, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = Timely::<$f>::new(config);
-            b.connect_all();
-            Box::new(TimelySim(b)) as Box<dyn crate::sim::CycleSim<TimelyIn, TimelyOut>>
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
-
-/// The ports of TIMELY for a validated configuration, read from the struct.
-pub fn ports(config: &TimelyConfig) -> Vec<crate::ports::HdlPort> {
-    macro_rules! make {
-        ($f:literal) => {{
-            crate::ports::ports_of(&Timely::<$f>::new(config))
-        }};
-    }
-    crate::dispatch_flow_shape!(config.shape, make)
 }
 
 struct TimelySim<const FB: usize>(Timely<FB>);

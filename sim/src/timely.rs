@@ -20,17 +20,25 @@
 //! `min_rate > max_rate`, `max_rate` below a hot flow's rate, `init_rate`
 //! out of bounds. Writes of `min_rate`, `max_rate` or `init_rate` are
 //! followed by an event that uses them (a first event of a flow after
-//! `init_rate`). Resets: mid-traffic, during the clearing, held, with
+//! `init_rate`); a write of `ai` by an RTT below `t_low` (an increase) and
+//! of `beta` by one above `t_high` or a rising one of a flow in the
+//! gradient branch (a decrease either way); a write of
+//! `hai_n` by an event that takes it (a falling RTT of a flow whose count
+//! reaches `hai_thresh`); `ai` is now and then above `2^18` and `hai_n`
+//! often 15 (`hai_n * ai` of 23 bits); a write of `hai_thresh` by a falling RTT of a flow in the
+//! gradient branch whose count of negative differences lies between the
+//! old and the new threshold (the HAI decision must use the new one).
+//! Resets: mid-traffic, during the clearing, held, with
 //! events and writes in the reset cycles. Payloads whose valid is low are
 //! random, not 0.
 
 use ccrtl_golden::timely::{
-    branch, Timely, TimelyConfig, TimelyIn, TimelyOut, TimelyParams, TimelyShape, LAG,
+    branch, Timely, TimelyConfig, TimelyIn, TimelyOut, TimelyParams, TimelyShape, LAG, NEG_MAX,
     SUPPORTED_FLOW_BITS, X_MAX,
 };
 use serde::Deserialize;
 
-use crate::block::{Block, Coverage, Stimulus};
+use crate::block::{Block, Coverage, Front, FrontPoints, Stimulus};
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -223,41 +231,13 @@ fn random_rtt_scale(r: &mut Rng) -> u32 {
 
 /// The corner-case points the cycle about to run hits.
 fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
-    if i.rst {
-        if prev.rst {
-            cov.hit(RESET_HELD);
-        } else if !g.ready() {
-            cov.hit(RESET_WHILE_CLEARING);
-        } else {
-            cov.hit(RESET_MID_RUN);
-        }
-        if i.ev_valid {
-            cov.hit(EV_IN_RESET);
-        }
-        if i.cfg_valid {
-            cov.hit(CFG_IN_RESET);
-        }
-        return;
-    }
-    if i.cfg_valid {
-        if prev.cfg_valid && !prev.rst {
-            cov.hit(CFG_BACK_TO_BACK);
-        }
-        if i.ev_valid {
-            cov.hit(CFG_WITH_EV);
-        }
-        if i.cfg_addr & 15 >= 11 {
-            cov.hit(CFG_IGNORED);
-        }
-    }
-    if !i.ev_valid {
-        return;
-    }
-    if !g.ready() {
-        cov.hit(REFUSED_WHILE_CLEARING);
-        if prev.rst {
-            cov.hit(RIGHT_AFTER_RESET);
-        }
+    let front = |x: &TimelyIn| Front {
+        rst: x.rst,
+        event: x.ev_valid,
+        cfg: x.cfg_valid,
+        cfg_unused: x.cfg_addr & 15 >= 11,
+    };
+    if !FRONT.cover(cov, g.ready(), front(prev), front(i)) {
         return;
     }
     if let Some(d) = g.since_event(i.ev_flow) {
@@ -312,6 +292,9 @@ fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
         branch::BELOW_T_LOW => cov.hit(BRANCH_0),
         branch::ABOVE_T_HIGH => {
             cov.hit(BRANCH_1);
+            if wrote == Some(4) {
+                cov.hit(BETA_WRITTEN_DECREASE);
+            }
             if r.x == X_MAX {
                 cov.hit(X_HIGH_CAPPED);
             }
@@ -321,9 +304,18 @@ fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
             if r.hai {
                 cov.hit(HAI);
             }
+            if wrote == Some(6) && st.neg > 0 {
+                cov.hit(HAI_THRESH_WRITTEN);
+            }
+            if r.hai && u64::from(p.hai_n) * u64::from(p.ai) >= 1 << 22 {
+                cov.hit(HAI_WIDE);
+            }
         }
         _ => {
             cov.hit(BRANCH_3);
+            if wrote == Some(4) {
+                cov.hit(BETA_WRITTEN_GRADIENT);
+            }
             if r.x == X_MAX {
                 cov.hit(X_GRAD_CAPPED);
             }
@@ -445,6 +437,10 @@ const COVER: &[&str] = &[
     "register writes in consecutive cycles",
     "register write with an event in the same cycle",
     "register write to an unused address (11 to 15)",
+    "branch 2 after a negative difference in the cycle after a write of hai_thresh",
+    "branch 2 hyper-additive with hai_n * ai at least 2^22",
+    "branch 1 in the cycle after a write of beta",
+    "branch 3 in the cycle after a write of beta",
 ];
 const FIRST: usize = 0;
 const FIRST_AFTER_INIT_WRITE: usize = 1;
@@ -490,6 +486,24 @@ const CFG_IN_RESET: usize = 51;
 const CFG_BACK_TO_BACK: usize = 52;
 const CFG_WITH_EV: usize = 53;
 const CFG_IGNORED: usize = 54;
+const HAI_THRESH_WRITTEN: usize = 55;
+const HAI_WIDE: usize = 56;
+const BETA_WRITTEN_DECREASE: usize = 57;
+const BETA_WRITTEN_GRADIENT: usize = 58;
+
+/// The front-end points ([`FrontPoints`]).
+const FRONT: FrontPoints = FrontPoints {
+    reset_mid_run: RESET_MID_RUN,
+    reset_while_clearing: RESET_WHILE_CLEARING,
+    reset_held: RESET_HELD,
+    event_in_reset: EV_IN_RESET,
+    cfg_in_reset: CFG_IN_RESET,
+    cfg_back_to_back: CFG_BACK_TO_BACK,
+    cfg_with_event: CFG_WITH_EV,
+    cfg_ignored: Some(CFG_IGNORED),
+    refused_while_clearing: REFUSED_WHILE_CLEARING,
+    right_after_reset: RIGHT_AFTER_RESET,
+};
 
 /// A flow's RTT regime.
 #[derive(Clone, Copy)]
@@ -526,6 +540,8 @@ pub struct TimelyStimulus {
     after_reset: bool,
     /// The register the last cycle wrote (outside reset).
     last_write: Option<u32>,
+    /// `hai_thresh` before the last write of it.
+    ht_before: u32,
 }
 
 impl TimelyStimulus {
@@ -575,9 +591,11 @@ impl TimelyStimulus {
                 _ => p.min_rtt.saturating_mul(self.rng.range(1, 50)).min(RTT_MAX),
             },
             // Junk above the register's width (written, then masked).
-            3 => match self.rng.upto(4) {
+            // Large ai with a large hai_n: hai_n * ai of 23 bits.
+            3 => match self.rng.upto(5) {
                 0 => 0,
                 1 => junk,
+                2 => self.rng.range(1 << 18, (1 << 19) - 1),
                 _ => self.rng.range(1, 2000),
             },
             4 => match self.rng.upto(5) {
@@ -591,7 +609,14 @@ impl TimelyStimulus {
                 1 => self.rng.range(13, 15),
                 _ => self.rng.upto(12) | (junk & !0xf),
             },
-            6 | 7 => self.rng.upto(15) | (junk & !0xf),
+            6 => self.rng.upto(15) | (junk & !0xf),
+            7 => {
+                let n = match self.rng.upto(3) {
+                    0 => 15,
+                    _ => self.rng.upto(15),
+                };
+                n | (junk & !0xf)
+            }
             8 => match self.rng.upto(4) {
                 0 => p.max_rate.saturating_add(self.rng.upto(1000)).min(RATE_MAX),
                 1 => 0,
@@ -615,6 +640,43 @@ impl TimelyStimulus {
             },
             _ => junk,
         };
+    }
+
+    /// Of the hot flows and eight random ones, a flow whose RTT can fall
+    /// by one within `[t_low, t_high]` with `avg <= 0` (the gradient
+    /// branch) and whose count of negative differences, one more, is in
+    /// `[lo, hi)` (after a write of `hai_thresh`: between the old and the
+    /// new threshold); the flow and that RTT.
+    fn hai_edge(&mut self, g: &Timely, lo: u32, hi: u32) -> Option<(u32, u32)> {
+        let p = *g.regs();
+        let any: Vec<u32> = (0..8).map(|_| self.random_flow()).collect();
+        self.hot.iter().chain(&any).find_map(|&f| {
+            let st = g.flow(f)?;
+            let rtt = st.prev_rtt.checked_sub(1)?;
+            let neg = (st.neg + 1).min(NEG_MAX);
+            (st.avg <= 0 && rtt >= p.t_low && rtt <= p.t_high && neg >= lo && neg < hi)
+                .then_some((f, rtt))
+        })
+    }
+
+    /// Of the hot flows and sixteen random ones, the flow with the smallest
+    /// `avg > 0` whose RTT can rise by one within `[t_low, t_high]` (the
+    /// gradient branch, a decrease by `beta * grad`, capped at 1/2 less
+    /// often the smaller `avg`); the flow and that RTT.
+    fn rising_in_band(&mut self, g: &Timely) -> Option<(u32, u32)> {
+        let p = *g.regs();
+        let any: Vec<u32> = (0..16).map(|_| self.random_flow()).collect();
+        self.hot
+            .iter()
+            .chain(&any)
+            .filter_map(|&f| {
+                let st = g.flow(f)?;
+                let rtt = st.prev_rtt.checked_add(1)?;
+                (st.avg > 0 && st.prev_rtt > 0 && rtt >= p.t_low && rtt <= p.t_high)
+                    .then_some((st.avg, f, rtt))
+            })
+            .min()
+            .map(|(_, f, rtt)| (f, rtt))
     }
 
     /// The next RTT of flow `f` under registers `p`.
@@ -723,6 +785,7 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
             burst: None,
             after_reset: false,
             last_write: None,
+            ht_before: 0,
         };
         s.clock = s.rng.next_u32();
         s.reset_left = 2 + s.rng.upto(2);
@@ -781,6 +844,9 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
         if self.rng.upto(8191) == 0 {
             self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
         }
+        if i.cfg_valid && !i.rst && i.cfg_addr & 15 == 6 {
+            self.ht_before = g.regs().hai_thresh;
+        }
         let after_reset = std::mem::replace(&mut self.after_reset, i.rst);
         let last_write = std::mem::replace(
             &mut self.last_write,
@@ -794,8 +860,32 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
         // After a write of init_rate: a flow not seen yet; of min_rate or
         // max_rate: a hot flow.
         let mut forced = None;
+        let mut aimed = None;
+        let mut steer = None;
         if !i.rst {
             match last_write {
+                Some(6) => {
+                    let ht = g.regs().hai_thresh;
+                    aimed = self.hai_edge(g, ht.min(self.ht_before), ht.max(self.ht_before));
+                    forced = aimed.map(|(f, _)| f);
+                }
+                // hai_n: an event that takes it (neg reaches hai_thresh).
+                Some(7) => {
+                    aimed = self.hai_edge(g, g.regs().hai_thresh, NEG_MAX + 1);
+                    forced = aimed.map(|(f, _)| f);
+                }
+                // ai and beta: an increase below t_low, a decrease above
+                // t_high, of a hot flow.
+                // beta, half the time: a rising RTT of a flow in the
+                // gradient branch (avg > 0), a decrease by beta * grad.
+                Some(4) if self.rng.chance(2) => {
+                    aimed = self.rising_in_band(g);
+                    forced = aimed.map(|(f, _)| f);
+                }
+                Some(3 | 4) => {
+                    steer = last_write;
+                    forced = Some(self.hot[self.rng.upto(3) as usize]);
+                }
                 Some(10) => {
                     forced = (0..8)
                         .map(|_| self.random_flow())
@@ -843,6 +933,18 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
         i.ev_flow = f;
         let p = *g.regs();
         i.ev_rtt = self.rtt(f as usize, &p);
+        if let Some((_, rtt)) = aimed {
+            i.ev_rtt = rtt;
+        }
+        match steer {
+            Some(3) if p.t_low > 0 => i.ev_rtt = self.rng.upto(p.t_low - 1),
+            Some(4) if p.t_high < RTT_MAX => {
+                let lo = p.t_high + 1;
+                i.ev_rtt = self.rng.range(lo, p.t_high.saturating_mul(4).min(RTT_MAX).max(lo));
+            }
+            _ => {}
+        }
+        self.last_rtt[f as usize] = i.ev_rtt;
         i.ev_time = match (g.flow(f), self.rng.upto(31)) {
             (Some(st), 0) => st.last_time.wrapping_add(p.min_rtt),
             (Some(st), 1) => st.last_time.wrapping_add(p.min_rtt.wrapping_sub(1)),
