@@ -86,6 +86,11 @@ impl BlockTests for LdcpTxBlock {
         shape(4, small())
     }
 
+    /// The reciprocal ROM: entry `i` is `RECIP_TABLE[i] - 2^17`
+    /// (docs/ldcp_tx.md), from the golden model's table.
+    fn static_check(verilog: &str) -> Result<(), String> {
+        common::conformance::check_case_rom(verilog, "10'd", "recip = 17'd", 10, &ldcp_tx_rom(), 1)
+    }
     /// 256 flows, small windows.
     fn mutation_config() -> LdcpTxConfig {
         shape(8, small())
@@ -201,18 +206,12 @@ fn hand_written_bugs_are_caught() {
 /// Mutants of LDCP_TX that no stimulus can tell apart from the original,
 /// each with its reason (those seen in the fast tier's samples).
 const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
-    common::conformance::eq_in(
-        "ccrtl_ldcp_tx__tb",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "tb's pre is not read",
-    ),
-    common::conformance::eq_in(
-        "ccrtl_ldcp_tx__tl",
-        "delete statement",
-        "pre = s6_pre$q;",
-        "tl's pre is not read",
-    ),
+    eq_in("", "width-truncated ccrtl_ldcp_tx__s12.d [35:0] -> [34:0]", "", S_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx__s12.q [35:0] -> [34:0]", "", S_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.s12$d [35:0] -> [34:0]", "", S_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.s12$q [35:0] -> [34:0]", "", S_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.s_sum [35:0] -> [34:0]", "", S_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.inc_sh [35:0] -> [34:0]", "", S_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.idx_b [15:0] -> [14:0]", "", INDEX_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.idx_a [24:0] -> [23:0]", "", INDEX_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.prod_na [31:0] -> [30:0]", "", PRODUCT_BITS),
@@ -221,6 +220,34 @@ const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
 
 /// The reciprocal table's index: only its 10 bits below the leading one
 /// are read (the lint waivers of hdl/src/ldcp_tx.rs).
+/// The increase's sum `S = N T + 2^(k - 1)` (stage 11) and `S >> k`.
+const S_BITS: &str = "S = N T + 2^(k-1) with N = n alpha256 <= 255 * 511 = 130,305, T < 2^18 \
+                      and 2^(k-1) <= 2^16: S <= 34,158,609,151 < 2^35, bit 35 is never set";
 const INDEX_BITS: &str = "only bits 9:0 of the index are read";
 /// `n * alpha256` and `n * beta256` are below 2^17 (8 x 9 bits).
 const PRODUCT_BITS: &str = "the product is below 2^17: its top bits are 0";
+
+/// The ROM entries the emitted file must hold, from the golden table.
+fn ldcp_tx_rom() -> Vec<u64> {
+    ccrtl_golden::ldcp_tx::RECIP_TABLE
+        .iter()
+        .map(|&t| u64::from(t) - (1 << 17))
+        .collect()
+}
+
+/// The static check passes the emitted ROM and fails a changed entry and
+/// a deleted one.
+#[test]
+fn rom_entries_are_the_golden_table_and_a_changed_entry_is_seen() {
+    let v = <LdcpTxBlock as ccrtl_sim::block::Block>::verilog(&<LdcpTxBlock as BlockTests>::mutation_config());
+    <LdcpTxBlock as BlockTests>::static_check(&v).unwrap();
+    let w = ldcp_tx_rom();
+    for k in [0usize, 517, 1023] {
+        let line = format!("      10'd{k}: recip = 17'd{};", w[k]);
+        assert_eq!(v.matches(&line).count(), 1, "{line}");
+        let plus = v.replace(&line, &format!("      10'd{k}: recip = 17'd{};", w[k] + 1));
+        assert!(<LdcpTxBlock as BlockTests>::static_check(&plus).is_err(), "entry {k} + 1");
+        let gone = v.replace(&line, "");
+        assert!(<LdcpTxBlock as BlockTests>::static_check(&gone).is_err(), "entry {k} deleted");
+    }
+}

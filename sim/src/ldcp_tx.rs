@@ -20,16 +20,26 @@
 //! `cw_max` 0, 1, small, 65,535 and just below a hot flow's window (its
 //! next events meet a `cw` above the ceiling). Resets come mid-traffic,
 //! during the clearing and held, with events and writes in the reset
-//! cycles. Payloads whose valid is low (and `n`, `ece`, `last` of kinds
+//! cycles. In the cycle after a write of `gamma_shift` a marked ACK of a
+//! stable flow near the floor is sized to land between the old and the
+//! new floor (the clamp must use the new one). Now and then (one cycle in
+//! 65,536) a phase of 8,000 cycles without writes or resets sets `iw` to
+//! 2^15 or more, restarts hot stable flows and acknowledges 255 packets at
+//! a time (the exact rest at the end), so that fast start ends at an `iw`
+//! of 16 bits. Now and then an ACK that ends fast start is followed by a
+//! write of `iw` or `cw_max` and then an unmarked ACK of the flow, whose
+//! increase takes the new initial window as its lagged base. Payloads
+//! whose valid is low (and `n`, `ece`, `last` of kinds
 //! that ignore them) are random, not 0.
 
 use ccrtl_golden::ldcp_tx::{
     EvKind, Event, FlowState, LdcpTx, LdcpTxConfig, LdcpTxIn, LdcpTxOut, LdcpTxParams,
     LdcpTxShape, CW_ONE, GAIN_ONE, PKT_MAX, RECIP_LAG, SUPPORTED_FLOW_BITS,
 };
+use ccrtl_golden::ldcp_tx::decrease;
 use serde::Deserialize;
 
-use crate::block::{Block, Coverage, Stimulus};
+use crate::block::{Block, Coverage, Front, FrontPoints, Stimulus};
 use crate::params::ParamsError;
 use crate::ports::Port;
 use crate::rng::Rng;
@@ -184,41 +194,13 @@ impl Block for LdcpTxBlock {
 
 /// The corner-case points the cycle about to run hits.
 fn cover(g: &LdcpTx, prev: &LdcpTxIn, i: &LdcpTxIn, cov: &mut Coverage) {
-    if i.rst {
-        if prev.rst {
-            cov.hit(RESET_HELD);
-        } else if !g.ready() {
-            cov.hit(RESET_WHILE_CLEARING);
-        } else {
-            cov.hit(RESET_MID_RUN);
-        }
-        if i.ev_valid {
-            cov.hit(EV_IN_RESET);
-        }
-        if i.cfg_valid {
-            cov.hit(CFG_IN_RESET);
-        }
-        return;
-    }
-    if i.cfg_valid {
-        if prev.cfg_valid && !prev.rst {
-            cov.hit(CFG_BACK_TO_BACK);
-        }
-        if i.ev_valid {
-            cov.hit(CFG_WITH_EV);
-        }
-        if i.cfg_addr & 7 >= 5 {
-            cov.hit(CFG_IGNORED);
-        }
-    }
-    if !i.ev_valid {
-        return;
-    }
-    if !g.ready() {
-        cov.hit(REFUSED_WHILE_CLEARING);
-        if prev.rst {
-            cov.hit(RIGHT_AFTER_RESET);
-        }
+    let front = |x: &LdcpTxIn| Front {
+        rst: x.rst,
+        event: x.ev_valid,
+        cfg: x.cfg_valid,
+        cfg_unused: x.cfg_addr & 7 >= 5,
+    };
+    if !FRONT.cover(cov, g.ready(), front(prev), front(i)) {
         return;
     }
     let since = g.since_event(i.ev_flow);
@@ -281,6 +263,9 @@ fn cover(g: &LdcpTx, prev: &LdcpTxIn, i: &LdcpTxIn, cov: &mut Coverage) {
                 if matches!(wrote, Some(3 | 4)) {
                     cov.hit(DONE_AFTER_WINDOW_WRITE);
                 }
+                if p.iw >= 1 << 15 {
+                    cov.hit(DONE_BIG_IW);
+                }
             } else {
                 cov.hit(FAST_START_ACK);
             }
@@ -301,6 +286,9 @@ fn cover(g: &LdcpTx, prev: &LdcpTxIn, i: &LdcpTxIn, cov: &mut Coverage) {
                             && base == p.initial_cw()
                         {
                             cov.hit(INCREASE_BASE_INIT);
+                            if matches!(wrote, Some(3 | 4)) {
+                                cov.hit(INCREASE_BASE_INIT_WRITTEN);
+                            }
                         }
                     }
                     if since == Some(RECIP_LAG as usize) {
@@ -325,6 +313,9 @@ fn cover(g: &LdcpTx, prev: &LdcpTxIn, i: &LdcpTxIn, cov: &mut Coverage) {
                     }
                     if p.beta == 0 {
                         cov.hit(BETA_0);
+                    }
+                    if new < CW_ONE && wrote == Some(2) {
+                        cov.hit(DECREASE_AFTER_GAMMA_WRITE);
                     }
                 }
                 (false, true) => {
@@ -430,6 +421,9 @@ const COVER: &[&str] = &[
     "register writes in consecutive cycles",
     "register write with an event in the same cycle",
     "register write to an unused address (5 to 7)",
+    "ACK ending fast start with iw at least 2^15",
+    "PAWA decrease below one packet in the cycle after a write of gamma_shift",
+    "PAWA increase whose base is the fast-start window, in the cycle after a write of iw or cw_max",
 ];
 const SEND_NOT_ECT: usize = 0;
 const SEND_IW_TH: usize = 1;
@@ -481,6 +475,23 @@ const CFG_IN_RESET: usize = 57;
 const CFG_BACK_TO_BACK: usize = 58;
 const CFG_WITH_EV: usize = 59;
 const CFG_IGNORED: usize = 60;
+const DONE_BIG_IW: usize = 61;
+const DECREASE_AFTER_GAMMA_WRITE: usize = 62;
+const INCREASE_BASE_INIT_WRITTEN: usize = 63;
+
+/// The front-end points ([`FrontPoints`]).
+const FRONT: FrontPoints = FrontPoints {
+    reset_mid_run: RESET_MID_RUN,
+    reset_while_clearing: RESET_WHILE_CLEARING,
+    reset_held: RESET_HELD,
+    event_in_reset: EV_IN_RESET,
+    cfg_in_reset: CFG_IN_RESET,
+    cfg_back_to_back: CFG_BACK_TO_BACK,
+    cfg_with_event: CFG_WITH_EV,
+    cfg_ignored: Some(CFG_IGNORED),
+    refused_while_clearing: REFUSED_WHILE_CLEARING,
+    right_after_reset: RIGHT_AFTER_RESET,
+};
 
 /// A random gain (`alpha` or `beta`, 9 bits), the ends often.
 fn random_gain(r: &mut Rng) -> u32 {
@@ -521,6 +532,15 @@ pub struct LdcpTxStimulus {
     /// start window of its lagged view (the base table's clearing).
     visit: bool,
     revisit: Vec<(u32, EvKind)>,
+    /// `gamma` before the last write of `gamma_shift`.
+    gamma_before: u64,
+    /// Cycles left of a phase with `iw >= 2^15` (no writes, no resets).
+    big_iw: u32,
+    /// A flow whose ACK just ended fast start: step 0, a write of `iw` or
+    /// `cw_max` (a new initial window; step 1 its cycle); step 2, an
+    /// unmarked ACK of it, whose base (its lagged view, still in fast
+    /// start) is the new window.
+    probe: Option<(u32, u8)>,
 }
 
 impl LdcpTxStimulus {
@@ -583,6 +603,26 @@ impl LdcpTxStimulus {
     }
 }
 
+/// Length of a phase with `iw >= 2^15`: a hot flow (one event in eight or
+/// so) gets its 129 ACKs of 255 packets in about 2,000 cycles.
+const BIG_IW_CYCLES: u32 = 8_000;
+
+impl LdcpTxStimulus {
+    /// Of the hot flows and eight random ones, the stable flow of at least
+    /// one packet with the smallest window, and its window.
+    fn near_floor(&mut self, g: &LdcpTx) -> Option<(u32, u64)> {
+        let any: Vec<u32> = (0..8).map(|_| self.random_flow()).collect();
+        self.hot
+            .iter()
+            .chain(&any)
+            .filter_map(|&f| match g.flow(f) {
+                FlowState::Stable { cw } if cw >= CW_ONE => Some((f, cw)),
+                _ => None,
+            })
+            .min_by_key(|&(_, cw)| cw)
+    }
+}
+
 impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
     fn new(config: &LdcpTxConfig, seed: u64) -> LdcpTxStimulus {
         let mut rng = Rng::new(seed);
@@ -611,6 +651,9 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
             last_write: None,
             visit: false,
             revisit: Vec::new(),
+            gamma_before: 0,
+            big_iw: 0,
+            probe: None,
         };
         for f in 0..flows as usize {
             s.ece_16[f] = s.rng.pick(&[0, 0, 1, 2, 4, 8, 16]);
@@ -622,6 +665,17 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
     }
 
     fn next_into(&mut self, g: &LdcpTx, i: &mut LdcpTxIn) {
+        // A phase with a 16-bit `iw` starts (not in a reset), and holds the
+        // next reset off while it lasts.
+        let big_iw_starts = self.big_iw == 0 && self.reset_left == 0 && self.rng.upto(65535) == 0;
+        if big_iw_starts {
+            self.big_iw = BIG_IW_CYCLES;
+        }
+        let big_iw = self.big_iw > 0;
+        if big_iw {
+            self.big_iw -= 1;
+            self.reset_in = self.reset_in.max(30);
+        }
         // Reset: mid-traffic, held one to four cycles.
         if self.reset_left == 0 {
             self.reset_in = self.reset_in.saturating_sub(1);
@@ -643,7 +697,25 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
         // Register writes (random payload when none).
         i.cfg_addr = self.rng.upto(7);
         i.cfg_data = self.rng.next_u32() & 0xffff;
-        if self.writes_left > 0 {
+        if i.rst {
+            self.probe = None;
+        }
+        if big_iw_starts {
+            i.cfg_valid = true;
+            i.cfg_addr = 3;
+            i.cfg_data = self.rng.range(1 << 15, PKT_MAX);
+        } else if let (Some((f, 0)), false) = (self.probe, i.rst) {
+            self.probe = Some((f, 1));
+            i.cfg_valid = true;
+            i.cfg_addr = self.rng.range(3, 4);
+            i.cfg_data = if i.cfg_addr == 3 {
+                self.rng.range(1, 300)
+            } else {
+                self.rng.range(1, 5000)
+            };
+        } else if big_iw {
+            // No writes while the phase lasts (a write of `iw` would end it).
+        } else if self.writes_left > 0 {
             self.writes_left -= 1;
             self.write(g, i);
         } else {
@@ -682,6 +754,9 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
         }
         // The event (random payload when none; always one in the cycle
         // after a reset, refused).
+        if i.cfg_valid && !i.rst && i.cfg_addr & 7 == 2 {
+            self.gamma_before = g.regs().gamma();
+        }
         let after_reset = std::mem::replace(&mut self.after_reset, i.rst);
         let last_write = std::mem::replace(
             &mut self.last_write,
@@ -700,6 +775,39 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
                 i.ev_kind = kind as u32;
                 i.ev_n = 1;
                 i.ev_ece = false;
+                return;
+            }
+        }
+        // (Step 1 is the write's cycle: the ACK comes in the next.)
+        if let Some((f, 1)) = self.probe {
+            self.probe = Some((f, 2));
+        } else if let Some((f, 2)) = self.probe {
+            self.probe = None;
+            if !i.rst && g.ready() && matches!(g.flow(f), FlowState::Stable { cw } if cw >= CW_ONE) {
+                i.ev_valid = true;
+                i.ev_flow = f;
+                i.ev_kind = EvKind::Ack as u32;
+                i.ev_n = self.rng.range(1, 255);
+                i.ev_ece = false;
+                return;
+            }
+        }
+        if last_write == Some(2) && !i.rst && g.ready() {
+            if let Some((f, cw)) = self.near_floor(g) {
+                // The smallest `n` taking `cw - n beta` below the higher of
+                // the two floors: it lands between them when `beta` is no
+                // wider than their gap (or by chance).
+                let p = *g.regs();
+                let hi = p.gamma().max(self.gamma_before);
+                let step = decrease(p.beta & 511);
+                i.ev_valid = true;
+                i.ev_flow = f;
+                i.ev_kind = EvKind::Ack as u32;
+                i.ev_ece = true;
+                i.ev_n = match step {
+                    0 => self.rng.range(1, 255),
+                    _ => ((cw.saturating_sub(hi) / step + 1).min(255)) as u32,
+                };
                 return;
             }
         }
@@ -758,6 +866,23 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
         i.ev_n = n;
         i.ev_ece = self.rng.upto(15) < self.ece_16[fi] as u32;
         let x = self.rng.upto(255);
+        if big_iw {
+            match g.flow(f) {
+                FlowState::FastStart { acked, .. } => {
+                    i.ev_kind = if x < 77 { EvKind::Send } else { EvKind::Ack } as u32;
+                    i.ev_n = 255;
+                    if acked < p.iw && p.iw - acked <= 255 && self.rng.chance(2) {
+                        i.ev_n = p.iw - acked;
+                    }
+                    return;
+                }
+                FlowState::Stable { .. } if self.hot.contains(&f) && self.rng.chance(4) => {
+                    i.ev_kind = EvKind::Start as u32;
+                    return;
+                }
+                FlowState::Stable { .. } => {}
+            }
+        }
         match g.flow(f) {
             FlowState::FastStart { acked, .. } => {
                 i.ev_kind = match x {
@@ -779,6 +904,12 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
                         i.ev_kind = EvKind::Ack as u32;
                         i.ev_n = p.iw - acked;
                     }
+                }
+                let ends = i.ev_kind == EvKind::Ack as u32
+                    && i.ev_n & 0xff > 0
+                    && acked + (i.ev_n & 0xff) >= p.iw;
+                if ends && self.probe.is_none() && !i.rst && self.rng.chance(4) {
+                    self.probe = Some((f, 0));
                 }
             }
             FlowState::Stable { .. } => {
