@@ -983,18 +983,7 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
 
 // ---- emission and simulation ---------------------------------------------
 
-/// rust-hdl's Verilog for LDCP_TX, as `generate_verilog` writes it.
-pub fn raw_verilog(config: &LdcpTxConfig) -> Result<String, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = LdcpTx::<$f>::new(config);
-            b.connect_all();
-            generate_verilog(&b)
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
+crate::flow_block_glue!("LDCP_TX", LdcpTx, LdcpTxConfig, LdcpTxSim, LdcpTxIn, LdcpTxOut);
 
 /// Signals whose bits are left unread on purpose (docs/lint.md).
 pub const LINT_WAIVERS: &[(&str, &str)] = &[
@@ -1042,31 +1031,6 @@ pub fn verilog(config: &LdcpTxConfig) -> Result<String, ParamError> {
         &params,
         &raw,
     ))
-}
-
-/// The rust-hdl LDCP_TX block for a configuration.
-pub fn sim(
-    config: &LdcpTxConfig,
-) -> Result<Box<dyn crate::sim::CycleSim<LdcpTxIn, LdcpTxOut>>, ParamError> {
-    config.validate()?;
-    macro_rules! make {
-        ($f:literal) => {{
-            let mut b = LdcpTx::<$f>::new(config);
-            b.connect_all();
-            Box::new(LdcpTxSim(b)) as Box<dyn crate::sim::CycleSim<LdcpTxIn, LdcpTxOut>>
-        }};
-    }
-    Ok(crate::dispatch_flow_shape!(config.shape, make))
-}
-
-/// The ports of LDCP_TX for a validated configuration, read from the struct.
-pub fn ports(config: &LdcpTxConfig) -> Vec<crate::ports::HdlPort> {
-    macro_rules! make {
-        ($f:literal) => {{
-            crate::ports::ports_of(&LdcpTx::<$f>::new(config))
-        }};
-    }
-    crate::dispatch_flow_shape!(config.shape, make)
 }
 
 struct LdcpTxSim<const FB: usize>(LdcpTx<FB>);
