@@ -181,6 +181,14 @@ const EQUIVALENT_CFR_CAM: &[Equivalent] = &[
     eq_in("", "*", "wp_last = wp$5$q;", OVERWRITTEN),
     eq_in("", "*", "wp_last = wp$6$q;", OVERWRITTEN),
     eq_in(
+        "",
+        "width-truncated ccrtl_cfr_cam.cnt [8:0] -> [7:0]",
+        "",
+        "the count of matching entries is at most the depth, 8 in the mutation \
+         configuration: bit 8 is never set (the threshold it is compared with keeps \
+         its 9 bits)",
+    ),
+    eq_in(
         "ccrtl_cfr_cam__ent__*",
         "width-truncated *.lkey [103:0] -> [102:0]",
         "input wire  [103:0] lkey;",
