@@ -270,19 +270,7 @@ const EQUIVALENT_SWITCH_PORT: &[Equivalent] = &[
     ),
     eq_in(
         "ccrtl_switch_port",
-        "delete statement",
-        "cp$s_enq_queue = 32'h0;",
-        ONE_QUEUE,
-    ),
-    eq_in(
-        "ccrtl_switch_port",
         "32'h0 -> 32'h1",
-        "cp$s_deq_ecn = 32'h0;",
-        ONE_QUEUE,
-    ),
-    eq_in(
-        "ccrtl_switch_port",
-        "delete statement",
         "cp$s_deq_ecn = 32'h0;",
         ONE_QUEUE,
     ),
@@ -294,31 +282,13 @@ const EQUIVALENT_SWITCH_PORT: &[Equivalent] = &[
     ),
     eq_in(
         "ccrtl_switch_port",
-        "delete statement",
-        "cp$s_deq_queue = 32'h0;",
-        ONE_QUEUE,
-    ),
-    eq_in(
-        "ccrtl_switch_port",
         "32'h0 -> 32'h1",
         "cp$s_cfg_queue = 32'h0;",
         ONE_QUEUE,
     ),
     eq_in(
         "ccrtl_switch_port",
-        "delete statement",
-        "cp$s_cfg_queue = 32'h0;",
-        ONE_QUEUE,
-    ),
-    eq_in(
-        "ccrtl_switch_port",
         "32'h0 -> 32'h1",
-        "cp$depth_sel = 32'h0;",
-        ONE_QUEUE,
-    ),
-    eq_in(
-        "ccrtl_switch_port",
-        "delete statement",
         "cp$depth_sel = 32'h0;",
         ONE_QUEUE,
     ),

@@ -798,7 +798,7 @@ pub fn listed_deletions_leave_no_signal_undriven<B: BlockTests>() {
     let mut undriven = vec![];
     for m in deletions.iter().filter(|m| is_equivalent::<B>(m, &good)) {
         if mutate::lint_reports_undriven(m, &top, &dir).unwrap_or_else(|e| panic!("{e}")) {
-            undriven.push(m.id());
+            undriven.push(format!("{} `{}`", m.id(), m.original));
         }
     }
     assert!(
