@@ -229,6 +229,7 @@ const EQUIVALENT_TIMELY: &[Equivalent] = &[
     eq_in("ccrtl_timely__mxh*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
     eq_in("ccrtl_timely__mxg*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
     eq_in("ccrtl_timely__r*", "width-truncated *p6* [31:0] -> [30:0]", "", RECIP_P6),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.incw [63:0] -> [62:0]", "", MUL_64),
     eq_in(
         "",
         "< -> <=",

@@ -220,9 +220,11 @@ const RTT_MAX: u32 = (1 << 24) - 1;
 /// A random RTT scale (a `min_rtt`): tiny, typical, or large, powers of two
 /// often (exact reciprocals).
 fn random_rtt_scale(r: &mut Rng) -> u32 {
-    match r.upto(5) {
+    match r.upto(6) {
         0 => r.range(1, 64),
         1 => 1 << r.upto(20),
+        // The top bits of a 24-bit min_rtt.
+        6 => r.range(1 << 22, RTT_MAX),
         2 => r.range(1_000, 30_000),
         3 => r.range(1, 200_000),
         _ => r.range(1, RTT_MAX >> 4),
