@@ -848,9 +848,39 @@ fn width_truncated(out: &mut Out<'_>, module: &str, d: &Decl) {
     );
 }
 
+/// `text` matches `pattern`, each `*` of which stands for any text (the
+/// change patterns of mutants listed equivalent).
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glob_matches_stars_anywhere() {
+        assert!(glob("a", "a") && !glob("a", "ab"));
+        assert!(glob("w * [3:0]", "w x.y [3:0]") && !glob("w * [3:0]", "w [3:0]x"));
+        assert!(glob("w *p2* [31:0]", "w m__p2.q [31:0]"));
+        assert!(!glob("w *p2* [31:0]", "w m__p1.q [31:0]"));
+        assert!(glob("*", "") && glob("a*b*c", "abc") && !glob("a*bc*c", "abc"));
+    }
 
     #[test]
     fn operators_literals_and_statements_are_mutated_once_each() {
@@ -1055,6 +1085,25 @@ endmodule
         );
     }
 
+    /// The lint reports a narrowed vector whose lost bits are still
+    /// selected (`SELRANGE`), and not one whose bits are used whole.
+    #[test]
+    fn lint_reports_a_selected_bit_a_narrowed_vector_lost() {
+        let sel = SMALL.replace("m_y = r$q;", "m_y = {4'h0, r$q[7:4]};");
+        let dir = std::env::temp_dir().join(format!("ccrtl-selrange-{}", std::process::id()));
+        let narrowed = |text: &str, name: &str| {
+            mutants(text, "t")
+                .into_iter()
+                .find(|m| m.class == MutantClass::WidthTruncated && m.change.contains(name))
+                .unwrap()
+        };
+        let m = narrowed(&sel, "t.r$q ");
+        assert!(lint_reports(&m, "SELRANGE", "t", &dir).unwrap(), "{}", m.id());
+        let m = narrowed(SMALL, "t.r$q ");
+        assert!(!lint_reports(&m, "SELRANGE", "t", &dir).unwrap(), "{}", m.id());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn every_module_s_always_code_is_mutated_but_not_initial_blocks() {
         let ms = mutants(SMALL, "t");
@@ -1241,25 +1290,44 @@ pub struct Outcome {
     /// The cycle of the first mismatch or of the design's own stop; `None`
     /// if the mutant survived every cycle.
     pub caught_at: Option<u64>,
-    /// A deleted assignment that survived every cycle but leaves its
-    /// variable without any driver: the lint every emitted design passes
-    /// (`verilator --lint-only -Wall`, the conformance suite's) reports it
-    /// (`UNDRIVEN`), so the suite catches it even where the variable's
-    /// power-up value happens to be the one the design needed.
-    pub undriven: bool,
+    /// A survivor of every cycle that the lint every emitted design passes
+    /// (`verilator --lint-only -Wall`, the conformance suite's) reports,
+    /// with the warning ([`lint_warning_of`]): a deleted assignment that
+    /// leaves its variable without any driver (`UNDRIVEN`), caught even
+    /// where the variable's power-up value happens to be the one the
+    /// design needed; a narrowed vector whose dropped bits are still
+    /// selected (`SELRANGE`; Verilator's model may read those bits from
+    /// the wider value it still holds, so the run cannot see them go).
+    pub lint: Option<&'static str>,
 }
 
 impl Outcome {
     /// Caught by the lockstep or by the lint.
     pub fn caught(&self) -> bool {
-        self.caught_at.is_some() || self.undriven
+        self.caught_at.is_some() || self.lint.is_some()
     }
 }
 
-/// `verilator --lint-only -Wall` of a mutant's text reports a signal not
-/// driven (`%Warning-UNDRIVEN`). The text is written to `dir` for the run
-/// and removed after it.
-pub fn lint_reports_undriven(m: &Mutant, top: &str, dir: &std::path::Path) -> Result<bool, String> {
+/// The lint warning that shows a mutant of `class` where the lockstep may
+/// not: `UNDRIVEN` for a deleted assignment, `SELRANGE` for a narrowed
+/// vector ([`Outcome::lint`]); none for the other classes.
+pub fn lint_warning_of(class: MutantClass) -> Option<&'static str> {
+    match class {
+        MutantClass::DeleteStatement => Some("UNDRIVEN"),
+        MutantClass::WidthTruncated => Some("SELRANGE"),
+        _ => None,
+    }
+}
+
+/// `verilator --lint-only -Wall` of a mutant's text reports `warning`
+/// (`%Warning-<warning>`). The text is written to `dir` for the run and
+/// removed after it.
+pub fn lint_reports(
+    m: &Mutant,
+    warning: &str,
+    top: &str,
+    dir: &std::path::Path,
+) -> Result<bool, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!(
         "lint-{}-L{}-{}.v",
@@ -1274,7 +1342,12 @@ pub fn lint_reports_undriven(m: &Mutant, top: &str, dir: &std::path::Path) -> Re
         .output();
     let _ = std::fs::remove_file(&path);
     let out = out.map_err(|e| format!("verilator --lint-only: {e}"))?;
-    Ok(String::from_utf8_lossy(&out.stderr).contains("%Warning-UNDRIVEN"))
+    Ok(String::from_utf8_lossy(&out.stderr).contains(&format!("%Warning-{warning}")))
+}
+
+/// [`lint_reports`] of `UNDRIVEN`: a signal not driven.
+pub fn lint_reports_undriven(m: &Mutant, top: &str, dir: &std::path::Path) -> Result<bool, String> {
+    lint_reports(m, "UNDRIVEN", top, dir)
 }
 
 /// The power-up seeds a surviving mutant is run again from ([`run_mutants`]).
@@ -1288,8 +1361,8 @@ pub const SURVIVOR_POWER_UP_SEEDS: [u32; 3] = [2, 3, 4];
 /// leaves a register or a combinational variable without a value (a
 /// deleted assignment) holds its random power-up value, and under one seed
 /// that value can be the one the design needed. It is caught if any run
-/// catches it. A deleted assignment that survives them all is linted
-/// ([`Outcome::undriven`]).
+/// catches it. A deleted assignment or a narrowed vector that survives
+/// them all is linted ([`Outcome::lint`]).
 /// An error building a mutant (it does not elaborate) is returned.
 pub fn run_mutants<B: crate::block::Block>(
     config: &B::Config,
@@ -1352,24 +1425,26 @@ pub fn run_mutants<B: crate::block::Block>(
                 if failed {
                     break;
                 }
-                let undriven = caught_at.is_none()
-                    && m.class == MutantClass::DeleteStatement
-                    && match lint_reports_undriven(m, &ccrtl_hdl::emit::top_module(B::NAME), cache) {
-                        Ok(u) => u,
-                        Err(e) => {
-                            let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
-                            g.get_or_insert(format!("mutant {}: {e}", m.id()));
-                            break;
-                        }
-                    };
-                if caught_at.is_none() && !undriven {
+                let warning = lint_warning_of(m.class).filter(|_| caught_at.is_none());
+                let lint = match warning.map(|w| {
+                    lint_reports(m, w, &ccrtl_hdl::emit::top_module(B::NAME), cache)
+                }) {
+                    None | Some(Ok(false)) => None,
+                    Some(Ok(true)) => warning,
+                    Some(Err(e)) => {
+                        let mut g = error.lock().unwrap_or_else(|e| e.into_inner());
+                        g.get_or_insert(format!("mutant {}: {e}", m.id()));
+                        break;
+                    }
+                };
+                if caught_at.is_none() && lint.is_none() {
                     // As found: a long run's survivors are seen before its end.
                     eprintln!("survived every power-up seed: {} `{}`", m.id(), m.original);
                 }
                 out.lock().unwrap_or_else(|e| e.into_inner()).push(Outcome {
                     mutant: m.clone(),
                     caught_at,
-                    undriven,
+                    lint,
                 });
             });
         }

@@ -42,6 +42,14 @@ pub trait BlockTests: Block {
     /// Mutants no stimulus can tell apart from the original, each with the
     /// reason (see [`Equivalent`] for how an entry matches).
     const EQUIVALENT: &'static [Equivalent];
+    /// Survivors of the block's last full mutant run that are neither
+    /// caught nor shown equivalent yet (an entry matches as in
+    /// [`EQUIVALENT`], its reason says what is known). The fast tier's
+    /// sample does not draw them, so CI does not fail on a known open
+    /// item at random; the deep tier runs them and fails on each that
+    /// survives, naming it as unexamined, and on each that is caught (the
+    /// list must stay true). The block's docs list them as open.
+    const UNEXAMINED: &'static [Equivalent] = &[];
     /// A plausible bug planted in the block's Verilog (must change it).
     fn planted_bug(verilog: &str) -> String;
     /// The most cycles the shrunk trace of `planted_bug` may have.
@@ -614,7 +622,7 @@ pub const fn eq_in(
 
 impl Equivalent {
     fn matches(&self, m: &mutate::Mutant, good: &str) -> bool {
-        let change = glob(self.change, &m.change);
+        let change = mutate::glob(self.change, &m.change);
         // The line count last: only for an entry that matches otherwise.
         change
             && (self.module.is_empty()
@@ -632,35 +640,6 @@ impl Equivalent {
                     .count()
                     == self.nth)
     }
-}
-
-/// `text` matches `pattern`, each `*` of which stands for any text.
-fn glob(pattern: &str, text: &str) -> bool {
-    let mut parts = pattern.split('*');
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = text.strip_prefix(first) else {
-        return false;
-    };
-    let parts: Vec<&str> = parts.collect();
-    let Some((last, middle)) = parts.split_last() else {
-        return rest.is_empty();
-    };
-    for part in middle {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    rest.len() >= last.len() && rest.ends_with(last)
-}
-
-#[test]
-fn glob_matches_stars_anywhere() {
-    assert!(glob("a", "a") && !glob("a", "ab"));
-    assert!(glob("w * [3:0]", "w x.y [3:0]") && !glob("w * [3:0]", "w [3:0]x"));
-    assert!(glob("w *p2* [31:0]", "w m__p2.q [31:0]"));
-    assert!(!glob("w *p2* [31:0]", "w m__p1.q [31:0]"));
-    assert!(glob("*", "") && glob("a*b*c", "abc") && !glob("a*bc*c", "abc"));
 }
 
 fn is_equivalent<B: BlockTests>(m: &mutate::Mutant, good: &str) -> bool {
@@ -704,25 +683,28 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     for o in &out {
         let e = per_class.entry(o.mutant.class.name()).or_default();
         e.0 += 1;
+        let unexamined = B::UNEXAMINED.iter().any(|e| e.matches(&o.mutant, &good));
         if o.caught() {
             e.1 += 1;
-            if is_equivalent::<B>(&o.mutant, &good) {
+            if is_equivalent::<B>(&o.mutant, &good) || unexamined {
                 wrongly_listed.push(o.mutant.id());
             }
         } else if !is_equivalent::<B>(&o.mutant, &good) {
-            unexplained.push(format!("{} `{}`", o.mutant.id(), o.mutant.original));
+            let tag = if unexamined { " (listed UNEXAMINED)" } else { "" };
+            unexplained.push(format!("{} `{}`{tag}", o.mutant.id(), o.mutant.original));
         }
     }
     for (class, (n, caught)) in &per_class {
         eprintln!("mutants {class}: {n} planted, {caught} caught");
     }
     let caught = out.iter().filter(|o| o.caught()).count() + statically.len();
-    let undriven = out.iter().filter(|o| o.undriven).count();
+    let linted = |w: &str| out.iter().filter(|o| o.lint == Some(w)).count();
+    let (undriven, selrange) = (linted("UNDRIVEN"), linted("SELRANGE"));
     let planted = out.len() + statically.len();
     eprintln!(
         "mutants: {planted} planted, {caught} caught ({} by the static check without a run, \
-         {undriven} by the lint: a signal left undriven), {} survived (all shown equivalent \
-         unless listed below)",
+         by the lint {undriven} leaving a signal undriven and {selrange} selecting bits a \
+         narrowed vector lost), {} survived (all shown equivalent unless listed below)",
         statically.len(),
         planted - caught
     );
@@ -733,7 +715,7 @@ fn check_mutants<B: BlockTests>(mutants: &[mutate::Mutant], cycles: u64) {
     );
     assert!(
         wrongly_listed.is_empty(),
-        "listed as equivalent but caught: {wrongly_listed:?}"
+        "listed as equivalent or unexamined but caught: {wrongly_listed:?}"
     );
 }
 
@@ -750,6 +732,14 @@ pub fn planted_mutants_sample_is_caught<B: BlockTests>(sample: usize, cycles: u6
     all.retain(|m| B::static_check(&m.text).is_ok());
     if all.len() < n {
         eprintln!("{} of {n} mutants caught by the static check, not drawn", n - all.len());
+    }
+    let n = all.len();
+    all.retain(|m| !B::UNEXAMINED.iter().any(|e| e.matches(m, &good)));
+    if all.len() < n {
+        eprintln!(
+            "{} survivors of the last full run not examined yet (UNEXAMINED), not drawn",
+            n - all.len()
+        );
     }
     let mut r = Rng::new(run_seed());
     let (mut chosen, rest): (Vec<_>, Vec<_>) = all.into_iter().partition(|m| {
@@ -836,11 +826,22 @@ pub fn listed_deletions_leave_no_signal_undriven<B: BlockTests>() {
 
 /// Deep tier: every mutant. `CCRTL_MUTANT_LINES=1455,1594` runs only the
 /// mutants of those lines of the emitted file (to look again at survivors
-/// the full run listed, by the line of their `L<line>:` id).
+/// the full run listed, by the line of their `L<line>:` id);
+/// `CCRTL_MUTANT_CLASS=width-truncated` only those of one class (a class
+/// of a large block in one sitting).
 pub fn every_planted_mutant_is_caught_or_shown_equivalent<B: BlockTests>(cycles: u64) {
     let good = B::verilog(&B::mutation_config());
     let mut all = block_mutants::<B>(&good);
     assert!(all.len() > 50, "only {} mutants", all.len());
+    if let Ok(class) = std::env::var("CCRTL_MUTANT_CLASS") {
+        let names: Vec<&str> = MutantClass::ALL.iter().map(|c| c.name()).collect();
+        assert!(
+            names.contains(&class.as_str()),
+            "CCRTL_MUTANT_CLASS: `{class}` is not a class (one of {names:?})"
+        );
+        all.retain(|m| m.class.name() == class);
+        eprintln!("CCRTL_MUTANT_CLASS={class}: {} mutants", all.len());
+    }
     if let Ok(lines) = std::env::var("CCRTL_MUTANT_LINES") {
         let lines: Vec<usize> = lines
             .split(',')
