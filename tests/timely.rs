@@ -101,6 +101,7 @@ impl BlockTests for TimelyBlock {
     }
 
     const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_TIMELY;
+    const UNEXAMINED: &'static [Equivalent] = UNEXAMINED_TIMELY;
 
     /// The half clamp takes `floor(old / 2)`.
     fn planted_bug(verilog: &str) -> String {
@@ -214,6 +215,119 @@ fn hand_written_loop_bugs_are_caught() {
     common::conformance::hand_written_bugs_are_caught::<TimelyBlock>(&c, bugs, 1_000_000);
 }
 
+/// Survivors of the full width-truncated run of 2026-12-02
+/// (`CCRTL_MUTANT_CLASS=width-truncated`, 1,565 mutants, 1e6 cycles) not
+/// yet caught nor shown equivalent: top bits of intermediate values whose
+/// bounds are to be shown (most are sums and shifts of bounded operands)
+/// or stimulus to be aimed (phai, pmai, pinc: an HAI increase of
+/// hai_n * ai just above 2^22, aimed since; of them phai$0, phai$7, pmai$0
+/// and pinc$0 were then seen caught within 1e6 cycles, the rest not run
+/// again). docs/timely.md lists them as open.
+const UNEXAMINED_TIMELY: &[Equivalent] = &[
+    eq_in("", "width-truncated ccrtl_timely.phai$0$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$0$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$1$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$1$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$2$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$2$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$3$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$3$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$4$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$4$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$5$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$5$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$6$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$6$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$7$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.phai$7$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dt8$d [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dt8$q [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$0$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$0$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$1$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$1$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$2$d [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pmai$2$q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dsh12$d [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dsh12$q [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.ush12$d [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.ush12$q [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.gsh15$d [47:0] -> [46:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.gsh15$q [47:0] -> [46:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$0$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$0$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$1$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$1$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$2$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$2$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$3$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$3$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$4$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$4$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$5$d [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.pinc$5$q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dp1$d [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dp1$q [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dq$d [32:0] -> [31:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dq$q [32:0] -> [31:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dec22$d [30:0] -> [29:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dec22$q [30:0] -> [29:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmax22$d [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmax22$q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmin22$d [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmin22$q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.hmax22$d [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.hmax22$q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.xhw [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.xgw [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dsum [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.half [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dqm [32:0] -> [31:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dxs [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dxc [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmx [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.dmn [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.hxs [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.hxc [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.lxs [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.lxc [63:0] -> [62:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.o39 [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.s_up [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.r1 [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.r2 [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.maxq [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely.minq [36:0] -> [35:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dec22.q [30:0] -> [29:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dmax22.q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dmin22.q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dp1.q [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dq.q [32:0] -> [31:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dsh12.q [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__dt8.q [31:0] -> [30:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__gsh15.q [47:0] -> [46:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__hmax22.q [38:0] -> [37:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__0.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__1.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__2.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__3.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__4.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__5.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__6.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__phai__7.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__0.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__1.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__2.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__3.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__4.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pinc__5.q [34:0] -> [33:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pmai__0.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pmai__1.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__pmai__2.q [22:0] -> [21:0]", "", UNEXAMINED_2026_12_02),
+    eq_in("", "width-truncated ccrtl_timely__ush12.q [19:0] -> [18:0]", "", UNEXAMINED_2026_12_02),
+];
+
+const UNEXAMINED_2026_12_02: &str = "survived the full width-truncated run of 2026-12-02; not examined yet";
+
 /// Mutants of TIMELY that no stimulus can tell apart from the original,
 /// each with its reason.
 const EQUIVALENT_TIMELY: &[Equivalent] = &[
@@ -230,6 +344,25 @@ const EQUIVALENT_TIMELY: &[Equivalent] = &[
     eq_in("ccrtl_timely__mxg*", "width-truncated *p1* [31:0] -> [30:0]", "", MUL_P1),
     eq_in("ccrtl_timely__r*", "width-truncated *p6* [31:0] -> [30:0]", "", RECIP_P6),
     eq_in("ccrtl_timely", "width-truncated ccrtl_timely.incw [63:0] -> [62:0]", "", MUL_64),
+    eq_in("ccrtl_timely__r*", "width-truncated *m3* [23:0] -> [22:0]", "", MANTISSA_TOP),
+    eq_in("ccrtl_timely__r*", "width-truncated *.n1 [23:0] -> [22:0]", "", MANTISSA_TOP),
+    eq_in("ccrtl_timely__r*", "width-truncated *.rnd [31:0] -> [30:0]", "", RECIP_RND),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.*$pre [*", "", PRE_UNREAD),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.mv$b [17:0] -> [16:0]", "", BETA_17),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.mxg$b [17:0] -> [16:0]", "", BETA_17),
+    eq_in("", "width-truncated *hlo2* [31:0] -> [30:0]", "", HAI_HALVES),
+    eq_in("", "width-truncated *hhi2* [31:0] -> [30:0]", "", HAI_HALVES),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.hsum [31:0] -> [30:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.aneg [36:0] -> [35:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.dshw [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.ushw [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.gshw [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.vw [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.decw [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.hsm [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.lsm [63:0] -> [62:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely", "width-truncated ccrtl_timely.r3 [36:0] -> [35:0]", "", WAIVED_TOP),
+    eq_in("ccrtl_timely__*", "width-truncated ccrtl_timely__*.pre [*", "", PRE_UNREAD),
     eq_in(
         "",
         "< -> <=",
@@ -247,6 +380,15 @@ const MUL_48: &str = "a (and the rows h0, h1 of b[16], b[17]) is below 2^36: bit
 const MUL_P2: &str = "p2 = a[47:32] * b[15:0] with a < 2^36: below 2^20, bit 31 never set";
 const MUL_P1: &str = "p1 = a[31:16] * b[15:0] with a < 2^28 (every multiplier but mg): \
                       below 2^28, bit 31 never set";
+const BETA_17: &str = "b = beta's 17 bits zero-extended to 18: bit 17 is 0";
+const HAI_HALVES: &str = "hlo2 = ai[15:0] * hai_n < 2^20, hhi2 = ai[18:16] * hai_n < 2^7: bit 31 never set";
+const WAIVED_TOP: &str = "the top bit is among the bits the design never reads (LINT_WAIVERS in \
+                          hdl/src/timely.rs, each with its bound)";
+const MANTISSA_TOP: &str = "the reciprocals' normalised mantissa (n1, m3) has bit 23 set and \
+                            never read: the ROM address is bits 22:14, t bits 13:0";
+const RECIP_RND: &str = "rnd = (p6 + 2^13) >> 14 with p6 < 2^23: below 2^10, bit 31 never set";
+const PRE_UNREAD: &str = "TIMELY reads no table's stage-6 word (`pre`, waived UNUSED in the \
+                          lint): the output and the wire it drives are never read";
 const RECIP_P6: &str = "p6 = slope * t, a 9-bit slope and a 14-bit t: below 2^23, bit 31 never set";
 
 

@@ -25,7 +25,10 @@
 //! gradient branch (a decrease either way); a write of
 //! `hai_n` by an event that takes it (a falling RTT of a flow whose count
 //! reaches `hai_thresh`); `ai` is now and then above `2^18` and `hai_n`
-//! often 15 (`hai_n * ai` of 23 bits); a write of `hai_thresh` by a falling RTT of a flow in the
+//! often 15 (`hai_n * ai` of 23 bits, and just above `2^22`, followed
+//! by an HAI event); `min_rate` now and then at least `2^18` (under a
+//! `max_rate` of `RATE_MAX`), `min_rtt` just above a power of two (the
+//! reciprocal's ROM word 0); a write of `hai_thresh` by a falling RTT of a flow in the
 //! gradient branch whose count of negative differences lies between the
 //! old and the new threshold (the HAI decision must use the new one).
 //! Resets: mid-traffic, during the clearing, held, with
@@ -309,6 +312,10 @@ fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
             if wrote == Some(6) && st.neg > 0 {
                 cov.hit(HAI_THRESH_WRITTEN);
             }
+            // (An HAI increase that bit 22 of hai_n * ai alone clamps to
+            // max_rate is aimed at by the writes of ai, but is no point:
+            // under some reset values it came fewer than once in 10^6
+            // cycles.)
             if r.hai && u64::from(p.hai_n) * u64::from(p.ai) >= 1 << 22 {
                 cov.hit(HAI_WIDE);
             }
@@ -357,6 +364,9 @@ fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
         }
         if st.rate as u64 == min_q && old != min_q {
             cov.hit(CLAMP_MIN);
+            if p.min_rate >= 1 << 18 {
+                cov.hit(CLAMP_MIN_HIGH);
+            }
         }
         if old > 2 * max_q {
             cov.hit(BELOW_HALF_BY_MAX);
@@ -364,6 +374,13 @@ fn cover(g: &Timely, prev: &TimelyIn, i: &TimelyIn, cov: &mut Coverage) {
     }
     if p.min_rtt == 0 {
         cov.hit(MIN_RTT_0);
+    } else if let Some(up) = 23u32.checked_sub(31 - p.min_rtt.leading_zeros()) {
+        // min_rtt's mantissa normalised to bit 23: ROM word 0 (bits 22:14)
+        // with t (bits 13:0) above 0.
+        let m = p.min_rtt << up;
+        if (m >> 14) & 511 == 0 && m & 0x3fff != 0 {
+            cov.hit(MIN_RTT_WORD_0);
+        }
     }
     if p.ewma_shift > 12 {
         cov.hit(EWMA_SHIFT_ABOVE_12);
@@ -443,6 +460,8 @@ const COVER: &[&str] = &[
     "branch 2 hyper-additive with hai_n * ai at least 2^22",
     "branch 1 in the cycle after a write of beta",
     "branch 3 in the cycle after a write of beta",
+    "rate clamped to a min_rate of at least 2^18",
+    "event with min_rtt's reciprocal from ROM word 0 (slope 256) and t > 0",
 ];
 const FIRST: usize = 0;
 const FIRST_AFTER_INIT_WRITE: usize = 1;
@@ -492,6 +511,8 @@ const HAI_THRESH_WRITTEN: usize = 55;
 const HAI_WIDE: usize = 56;
 const BETA_WRITTEN_DECREASE: usize = 57;
 const BETA_WRITTEN_GRADIENT: usize = 58;
+const CLAMP_MIN_HIGH: usize = 59;
+const MIN_RTT_WORD_0: usize = 60;
 
 /// The front-end points ([`FrontPoints`]).
 const FRONT: FrontPoints = FrontPoints {
@@ -580,6 +601,12 @@ impl TimelyStimulus {
             0 => match self.rng.upto(7) {
                 0 => 0,
                 1 => 1,
+                // Just above a power of two: the reciprocal's ROM word 0,
+                // whose slope (256) alone has its top bit set.
+                2 => {
+                    let k = self.rng.range(10, 23);
+                    (1 << k) + self.rng.range(1, (1 << k) >> 9)
+                }
                 _ => random_rtt_scale(&mut self.rng),
             },
             1 => match self.rng.upto(5) {
@@ -594,10 +621,23 @@ impl TimelyStimulus {
             },
             // Junk above the register's width (written, then masked).
             // Large ai with a large hai_n: hai_n * ai of 23 bits.
-            3 => match self.rng.upto(5) {
+            3 => match self.rng.upto(7) {
                 0 => 0,
                 1 => junk,
                 2 => self.rng.range(1 << 18, (1 << 19) - 1),
+                // hai_n * ai just above 2^22 (by less than max_rate / 8):
+                // its bit 22 alone keeps an HAI increase from landing
+                // below max_rate.
+                // (hai_n of 15 written first when below 9).
+                3 | 4 if p.hai_n < 9 => {
+                    i.cfg_addr = 7;
+                    15
+                }
+                3 | 4 => {
+                    let lo = (1u32 << 22).div_ceil(p.hai_n);
+                    let hi = (((1u32 << 22) + p.max_rate / 8) / p.hai_n).clamp(lo, (1 << 19) - 1);
+                    self.rng.range(lo, hi)
+                }
                 _ => self.rng.range(1, 2000),
             },
             4 => match self.rng.upto(5) {
@@ -619,9 +659,17 @@ impl TimelyStimulus {
                 };
                 n | (junk & !0xf)
             }
-            8 => match self.rng.upto(4) {
+            8 => match self.rng.upto(5) {
                 0 => p.max_rate.saturating_add(self.rng.upto(1000)).min(RATE_MAX),
                 1 => 0,
+                // min_rate's top bit set (under a max_rate of RATE_MAX,
+                // written first when lower): the next event of a flow
+                // below it is clamped to it.
+                2 if p.max_rate < RATE_MAX => {
+                    i.cfg_addr = 9;
+                    RATE_MAX
+                }
+                2 => self.rng.range(1 << 18, RATE_MAX),
                 _ => self.rng.upto(p.max_rate),
             },
             9 => match self.rng.upto(5) {
@@ -876,14 +924,23 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
                     aimed = self.hai_edge(g, g.regs().hai_thresh, NEG_MAX + 1);
                     forced = aimed.map(|(f, _)| f);
                 }
-                // ai and beta: an increase below t_low, a decrease above
-                // t_high, of a hot flow.
-                // beta, half the time: a rising RTT of a flow in the
+                // ai, 2 writes in 256 and always when hai_n * ai >= 2^22: an
+                // HAI increase by hai_n * ai.
+                Some(3)
+                    if self.rng.chance(2)
+                        || u64::from(g.regs().ai) * u64::from(g.regs().hai_n) >= 1 << 22 =>
+                {
+                    aimed = self.hai_edge(g, g.regs().hai_thresh, NEG_MAX + 1);
+                    forced = aimed.map(|(f, _)| f);
+                }
+                // beta, 2 writes in 256: a rising RTT of a flow in the
                 // gradient branch (avg > 0), a decrease by beta * grad.
                 Some(4) if self.rng.chance(2) => {
                     aimed = self.rising_in_band(g);
                     forced = aimed.map(|(f, _)| f);
                 }
+                // ai and beta otherwise: an increase below t_low, a
+                // decrease above t_high, of a hot flow.
                 Some(3 | 4) => {
                     steer = last_write;
                     forced = Some(self.hot[self.rng.upto(3) as usize]);
