@@ -1345,11 +1345,6 @@ pub fn lint_reports(
     Ok(String::from_utf8_lossy(&out.stderr).contains(&format!("%Warning-{warning}")))
 }
 
-/// [`lint_reports`] of `UNDRIVEN`: a signal not driven.
-pub fn lint_reports_undriven(m: &Mutant, top: &str, dir: &std::path::Path) -> Result<bool, String> {
-    lint_reports(m, "UNDRIVEN", top, dir)
-}
-
 /// The power-up seeds a surviving mutant is run again from ([`run_mutants`]).
 pub const SURVIVOR_POWER_UP_SEEDS: [u32; 3] = [2, 3, 4];
 

@@ -586,9 +586,9 @@ pub fn check_case_rom(
 
 /// One entry of a block's list of equivalent mutants.
 pub struct Equivalent {
-    /// The module of the changed line (`Mutant::module`); "" for any; a
-    /// name ending in `*` for every module whose name starts with the rest
-    /// (an instance and its submodules, e.g. `ccrtl_pacer__ma*`).
+    /// The module of the changed line (`Mutant::module`); "" for any;
+    /// each `*` standing for any text as in `change` (e.g.
+    /// `ccrtl_pacer__ma*`: an instance and its submodules).
     pub module: &'static str,
     /// The changed line's original text, trimmed; "" for any line.
     pub original: &'static str,
@@ -625,12 +625,7 @@ impl Equivalent {
         let change = mutate::glob(self.change, &m.change);
         // The line count last: only for an entry that matches otherwise.
         change
-            && (self.module.is_empty()
-                || m.module == self.module
-                || self
-                    .module
-                    .strip_suffix('*')
-                    .is_some_and(|prefix| m.module.starts_with(prefix)))
+            && (self.module.is_empty() || mutate::glob(self.module, &m.module))
             && (self.original.is_empty() || m.original == self.original)
             && (self.nth == 0
                 || good
@@ -791,7 +786,7 @@ pub fn listed_deletions_leave_no_signal_undriven<B: BlockTests>() {
         .collect();
     let mut undriven = vec![];
     for m in deletions.iter().filter(|m| is_equivalent::<B>(m, &good)) {
-        if mutate::lint_reports_undriven(m, &top, &dir).unwrap_or_else(|e| panic!("{e}")) {
+        if mutate::lint_reports(m, "UNDRIVEN", &top, &dir).unwrap_or_else(|e| panic!("{e}")) {
             undriven.push(format!("{} `{}`", m.id(), m.original));
         }
     }
@@ -820,7 +815,7 @@ pub fn listed_deletions_leave_no_signal_undriven<B: BlockTests>() {
     });
     if let Some(m) = once {
         assert!(
-            mutate::lint_reports_undriven(m, &top, &dir).unwrap_or_else(|e| panic!("{e}")),
+            mutate::lint_reports(m, "UNDRIVEN", &top, &dir).unwrap_or_else(|e| panic!("{e}")),
             "{}: not reported undriven",
             m.id()
         );
