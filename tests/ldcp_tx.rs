@@ -216,6 +216,9 @@ const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
     eq_in("", "width-truncated ccrtl_ldcp_tx.idx_a [24:0] -> [23:0]", "", INDEX_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.prod_na [31:0] -> [30:0]", "", PRODUCT_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.prod_nb [31:0] -> [30:0]", "", PRODUCT_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx__qq20.q [26:0] -> [25:0]", "", QQ_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.qq20$d [26:0] -> [25:0]", "", QQ_BITS),
+    eq_in("", "width-truncated ccrtl_ldcp_tx.qq20$q [26:0] -> [25:0]", "", QQ_BITS),
 ];
 
 /// The reciprocal table's index: only its 10 bits below the leading one
@@ -224,6 +227,11 @@ const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
 const S_BITS: &str = "S = N T + 2^(k-1) with N = n alpha256 <= 255 * 511 = 130,305, T < 2^18 \
                       and 2^(k-1) <= 2^16: S <= 34,158,609,151 < 2^35, bit 35 is never set";
 const INDEX_BITS: &str = "only bits 9:0 of the index are read";
+/// The interval's `rh T'l + Z` (stage 20), `Z = (2 + T'h) rtt + cb`.
+const QQ_BITS: &str = "rtt < 2^24, rh = rtt >> 16 <= 255, T' = T - 2^17 <= 130,944 (the table's \
+                       largest entry 262,016): with T'h = 1, T'l <= 65,408 and rh T'l + 3 rtt + 1 \
+                       <= 16,679,040 + 50,331,646 < 2^26; with T'h = 0, rh T'l + 2 rtt + 1 <= \
+                       16,711,425 + 33,554,431 < 2^26: bit 26 is never set";
 /// `n * alpha256` and `n * beta256` are below 2^17 (8 x 9 bits).
 const PRODUCT_BITS: &str = "the product is below 2^17: its top bits are 0";
 

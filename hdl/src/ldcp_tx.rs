@@ -22,7 +22,8 @@
 //!
 //! # Pipeline (II = 1, latency 22), stage `k` is cycle `n + k`
 //! - 0 (ports): `tb` read; the registers in force are taken with the event.
-//! - 1: `N = n·alpha256`, `Nb = n·beta256` (8 × 9 bits).
+//! - 1: `N = n·alpha256`, `Nb = n·beta256` (8 × 9 bits), registered as
+//!   their low 16 bits and bit 16 apart (the iCE40 flow's yosys 0.23).
 //! - 5: `ci = clamp(iw · ONE)` (no adder: `iw = 0` gives `gamma`, `iw >
 //!   cw_max` the ceiling); 6: its leading one, as the base of a flow in
 //!   fast start.
@@ -202,9 +203,18 @@ pub struct LdcpTx<const FB: usize> {
     /// Stage 1: `alpha`, `beta`.
     alpha1: DFF<Bits<9>>,
     beta1: DFF<Bits<9>>,
-    /// `N = n·alpha256`, stages 2 to 10 (index `k - 2`).
+    /// `N = n·alpha256` and `Nb = n·beta256` at stage 2, each as its low
+    /// 16 bits and its bit 16 in two registers: Debian yosys 0.23's
+    /// `ice40_dsp` crashes (SIGSEGV) on a multiplier whose 17-bit output
+    /// register feeds another register (docs/verification.md, "Netlist
+    /// equivalence").
+    na2_lo: DFF<Bits<16>>,
+    na2_hi: DFF<Bits<1>>,
+    nb2_lo: DFF<Bits<16>>,
+    nb2_hi: DFF<Bits<1>>,
+    /// `N`, stages 3 to 10 (index `k - 3`).
     p_na: Vec<DFF<Bits<17>>>,
-    /// `Nb = n·beta256`, stages 2 to 12 (index `k - 2`).
+    /// `Nb`, stages 3 to 12 (index `k - 3`).
     p_nb: Vec<DFF<Bits<17>>>,
     /// `ci = clamp(iw·ONE)`, stages 6 to 15 (index `k - 6`).
     p_ci: Vec<DFF<Bits<40>>>,
@@ -386,8 +396,8 @@ impl<const FB: usize> LdcpTx<FB> {
             p_gs: dffs(12),
             p_iw: dffs(13),
             p_cwm: dffs(14),
-            p_na: dffs(9),
-            p_nb: dffs(11),
+            p_na: dffs(8),
+            p_nb: dffs(10),
             p_ci: dffs(10),
             q_cw: dffs(6),
             q_st: dffs(6),
@@ -410,6 +420,7 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
     fn update(&mut self) {
         dff_setup!(
             self, clk, busy, ptr, sweep_q, r_alpha, r_beta, r_gs, r_iw, r_cwm, alpha1, beta1,
+            na2_lo, na2_hi, nb2_lo, nb2_hi,
             ci_pos7, ci_bb7, pos8, bb8, k9, rcl9, cb9, k10, rcl10, cb10, k11, rcl11, p0_11, x11,
             s12, k12, inc13, g13, cg13, d13, inc14, g14, cg14, d14, t_inc, t_dlo, t_dhi, t_ghi,
             t_iw1, t_iwn, w15, ect15, pos2_16, bb2_16, rcl17, cb17, rcl18, cb18, rcl19, p1_19,
@@ -436,10 +447,10 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
         for k in 0..12 {
             self.p_gs[k].clock.next = self.clk.val();
         }
-        for k in 0..9 {
+        for k in 0..8 {
             self.p_na[k].clock.next = self.clk.val();
         }
-        for k in 0..11 {
+        for k in 0..10 {
             self.p_nb[k].clock.next = self.clk.val();
         }
         for k in 0..10 {
@@ -498,12 +509,18 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
             bit_cast::<16, 8>(self.p_n[0].q.val()) * bit_cast::<16, 9>(self.alpha1.q.val());
         self.prod_nb.next =
             bit_cast::<16, 8>(self.p_n[0].q.val()) * bit_cast::<16, 9>(self.beta1.q.val());
-        self.p_na[0].d.next = self.prod_na.val().get_bits::<17>(0);
-        self.p_nb[0].d.next = self.prod_nb.val().get_bits::<17>(0);
-        for k in 1..9 {
+        self.na2_lo.d.next = self.prod_na.val().get_bits::<16>(0);
+        self.na2_hi.d.next = self.prod_na.val().get_bits::<1>(16);
+        self.nb2_lo.d.next = self.prod_nb.val().get_bits::<16>(0);
+        self.nb2_hi.d.next = self.prod_nb.val().get_bits::<1>(16);
+        self.p_na[0].d.next =
+            bit_cast::<17, 16>(self.na2_lo.q.val()) | (bit_cast::<17, 1>(self.na2_hi.q.val()) << 16);
+        self.p_nb[0].d.next =
+            bit_cast::<17, 16>(self.nb2_lo.q.val()) | (bit_cast::<17, 1>(self.nb2_hi.q.val()) << 16);
+        for k in 1..8 {
             self.p_na[k].d.next = self.p_na[k - 1].q.val();
         }
-        for k in 1..11 {
+        for k in 1..10 {
             self.p_nb[k].d.next = self.p_nb[k - 1].q.val();
         }
 
@@ -655,18 +672,18 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
         // N·T = N·2^17 + N·T' = Nl·T'l + (2N + Nh·T' + T'h·Nl)·2^16.
         self.ta.next = self.rom.data_a.val();
         self.p0_11.d.next =
-            self.p_na[8].q.val().get_bits::<16>(0) * self.ta.val().get_bits::<16>(0);
-        self.x_sum.next = (bit_cast::<20, 17>(self.p_na[8].q.val()) << 1)
+            self.p_na[7].q.val().get_bits::<16>(0) * self.ta.val().get_bits::<16>(0);
+        self.x_sum.next = (bit_cast::<20, 17>(self.p_na[7].q.val()) << 1)
             + bit_cast::<20, 1>(self.cb10.q.val().into());
-        if self.p_na[8].q.val().get_bit(16) {
-            self.x_sum.next = (bit_cast::<20, 17>(self.p_na[8].q.val()) << 1)
+        if self.p_na[7].q.val().get_bit(16) {
+            self.x_sum.next = (bit_cast::<20, 17>(self.p_na[7].q.val()) << 1)
                 + bit_cast::<20, 1>(self.cb10.q.val().into())
                 + bit_cast::<20, 17>(self.ta.val());
         }
         self.x11.d.next = self.x_sum.val();
         if self.ta.val().get_bit(16) {
             self.x11.d.next =
-                self.x_sum.val() + bit_cast::<20, 16>(self.p_na[8].q.val().get_bits::<16>(0));
+                self.x_sum.val() + bit_cast::<20, 16>(self.p_na[7].q.val().get_bits::<16>(0));
         }
         self.k11.d.next = self.k10.q.val();
         self.rcl11.d.next = self.rcl10.q.val();
@@ -687,7 +704,7 @@ impl<const FB: usize> Logic for LdcpTx<FB> {
         if self.p_cwm[11].q.val() == 0 {
             self.cg13.d.next = self.g12.val();
         }
-        self.d13.d.next = bit_cast::<33, 17>(self.p_nb[10].q.val()) << 16;
+        self.d13.d.next = bit_cast::<33, 17>(self.p_nb[9].q.val()) << 16;
 
         // ---- Stage 13: the loop's thresholds ----------------------------------------
         self.c13.next = bit_cast::<42, 16>(self.p_cwm[12].q.val()) << 24;
