@@ -203,8 +203,18 @@ fn hand_written_loop_bugs_are_caught() {
         ),
         (
             "the rate loop's first event starts from the table's word",
-            "        if (pfirst$14$q) begin\n            old =",
-            "        if (1'b0) begin\n            old =",
+            "        if (pfirst$13$q) begin\n            q_old =",
+            "        if (1'b0) begin\n            q_old =",
+        ),
+        (
+            "the loop's start value misses the write issued in its own cycle (the event two ahead)",
+            "        if (e2$q) begin\n            q_old = w_r$q;",
+            "        if (1'b0) begin\n            q_old = w_r$q;",
+        ),
+        (
+            "the decrease's operand misses the write of the event four ahead",
+            "        if (e4$q) begin\n            op20$d = w_r$q;",
+            "        if (1'b0) begin\n            op20$d = w_r$q;",
         ),
         (
             "max_rate wins over min_rate when min_rate > max_rate",

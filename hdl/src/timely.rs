@@ -14,12 +14,17 @@
 //! - `t1`: `{last_time, prev_rtt, seen}` (57 bits), read at stage 0, its
 //!   "loop" (the previous event's inputs) at stage 7;
 //! - `t2`: `{neg, avg}` (41 bits), read at 2, the `avg` and `neg` loops at 9;
-//! - `ra`: the rate (31 bits), read at 12: its view at 19 is the rate after
-//!   the flow's events up to 4 cycles before, the decrease's operand
+//! - `ra`: the rate (31 bits), read at 12: its view at 19, with the write of
+//!   the event 4 ahead taken from the loop's write register, is the rate
+//!   after the flow's events up to 4 cycles before, the decrease's operand
 //!   (`LAG = 4`: operand select at 19, partial products at 20, their sum at
 //!   21, the loop at 22);
-//! - `rb`: the rate again, read at 15, its view at 22 the current rate, the
-//!   rate loop at 22. Both are written by the loop.
+//! - `rb`: the rate again, read at 14: at 21 its view (every write issued
+//!   before that cycle), the new rate of the event then at 22 or of the one
+//!   before it (its write register), or `init_rate` for a first event, is
+//!   registered as the loop's start value (`l_old`), so that the loop
+//!   starts at a flip-flop with no multiplexer before its carry chains.
+//!   Both tables are written at 23 from the loop's registered new rate.
 //!
 //! # Pipeline (II = 1, latency 23), stage `k` is cycle `n + k`
 //! - 0: the ports; `t1` read; the registers in force captured.
@@ -39,8 +44,9 @@
 //!   operand (`ra`'s view, or `init_rate` for a flow whose first event since
 //!   the reset is one of the last three).
 //! - 20: `rate_lag * x`'s partial products; 21: their sum, rounded: `dec`.
-//! - 22: the rate loop (`old + inc` or `old - dec`, the clamps); `ra`, `rb`
-//!   written; the outputs registered.
+//! - 21: the loop's start value of the next event (`l_old`).
+//! - 22: the rate loop (`old + inc` or `old - dec`, the clamps); the
+//!   outputs registered. 23: `ra`, `rb` written.
 //!
 //! # Registers
 //! The registers in force in the acceptance cycle are captured with the
@@ -351,6 +357,7 @@ pub struct Timely<const FB: usize> {
     pf: Vec<DFF<Bits<FB>>>,
     pmin: Vec<DFF<Bits<19>>>,
     pmax: Vec<DFF<Bits<19>>>,
+    /// Stages 1 ..= 21.
     pinit: Vec<DFF<Bits<19>>>,
     /// Stages 1 ..= 7.
     prtt: Vec<DFF<Bits<24>>>,
@@ -377,7 +384,7 @@ pub struct Timely<const FB: usize> {
     pgt: Vec<DFF<Bit>>,
     /// `rtt - t_high`, stages 2 ..= 8 (index `k - 2`).
     pdh: Vec<DFF<Bits<24>>>,
-    /// First event since the reset, stages 8 ..= 22 (index `k - 8`).
+    /// First event since the reset, stages 8 ..= 21 (index `k - 8`).
     pfirst: Vec<DFF<Bit>>,
     /// Stage 8.
     diff8: DFF<Bits<25>>,
@@ -438,6 +445,23 @@ pub struct Timely<const FB: usize> {
     hmax22: DFF<Bits<39>>,
     hmin22: DFF<Bits<39>>,
     mm22: DFF<Bit>,
+    /// The rate loop's start value for the event at 22 (`old`), chosen a
+    /// cycle early: the new rate of the event before it if of the same
+    /// flow (`e1`), else that of the event two before (`e2`, its write
+    /// still in `w_*`), else `init_rate` for a first event, else `rb`'s
+    /// view.
+    l_old: DFF<Bits<31>>,
+    e1: DFF<Bit>,
+    e2: DFF<Bit>,
+    /// The event at 19 and the one whose write is in `w_*` (4 ahead) are
+    /// of the same flow.
+    e4: DFF<Bit>,
+    /// Stage 23: the loop's new rate, written into `ra` and `rb` from
+    /// these registers (the loop's adders do not reach the tables'
+    /// forwarding multiplexers).
+    w_v: DFF<Bit>,
+    w_f: DFF<Bits<FB>>,
+    w_r: DFF<Bits<31>>,
 
     // ---- Outputs ---------------------------------------------------------------
     o_valid: DFF<Bit>,
@@ -475,6 +499,7 @@ pub struct Timely<const FB: usize> {
     xg: Signal<Local, Bits<18>>,
     dsum: Signal<Local, Bits<64>>,
     old: Signal<Local, Bits<31>>,
+    q_old: Signal<Local, Bits<31>>,
     half: Signal<Local, Bits<37>>,
     axs: Signal<Local, Bits<37>>,
     axc: Signal<Local, Bits<37>>,
@@ -541,7 +566,7 @@ impl<const FB: usize> Timely<FB> {
             pf: dffs(S),
             pmin: dffs(S),
             pmax: dffs(S),
-            pinit: dffs(S),
+            pinit: dffs(S - 1),
             prtt: dffs(7),
             ptime: dffs(7),
             pmr: dffs(7),
@@ -553,7 +578,7 @@ impl<const FB: usize> Timely<FB> {
             plt: dffs(9),
             pgt: dffs(9),
             pdh: dffs(7),
-            pfirst: dffs(15),
+            pfirst: dffs(14),
             pge: dffs(5),
             pym: dffs(3),
             pem: dffs(6),
@@ -590,7 +615,7 @@ impl<const FB: usize> Logic for Timely<FB> {
             self, clk, r_min_rtt, r_t_low, r_t_high, r_ai, r_beta, r_k, r_ht, r_hn, r_min, r_max,
             r_init, busy, ptr, sweep_q, tl1, th1, hn1, hlo2, hhi2, diff8, dt8, negd9, c9, a10, n10,
             mag11, dsh12, ush12, u13, gsh15, gmag16, x20, op20, dp0, dp1, dq, dec22, dmax22,
-            dmin22, tumax22, tumin22, hmax22, hmin22, mm22, o_valid,
+            dmin22, tumax22, tumin22, hmax22, hmin22, mm22, l_old, e1, e2, e4, w_v, w_f, w_r, o_valid,
             o_flow, o_rate, o_branch, o_hai, o_grad
         );
         for k in 0..22 {
@@ -598,7 +623,6 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.pf[k].clock.next = self.clk.val();
             self.pmin[k].clock.next = self.clk.val();
             self.pmax[k].clock.next = self.clk.val();
-            self.pinit[k].clock.next = self.clk.val();
         }
         for k in 0..7 {
             self.prtt[k].clock.next = self.clk.val();
@@ -621,8 +645,11 @@ impl<const FB: usize> Logic for Timely<FB> {
         for k in 0..8 {
             self.phai[k].clock.next = self.clk.val();
         }
-        for k in 0..15 {
+        for k in 0..14 {
             self.pfirst[k].clock.next = self.clk.val();
+        }
+        for k in 0..21 {
+            self.pinit[k].clock.next = self.clk.val();
         }
         for k in 0..5 {
             self.pge[k].clock.next = self.clk.val();
@@ -686,7 +713,6 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.pf[k].d.next = self.pf[k - 1].q.val();
             self.pmin[k].d.next = self.pmin[k - 1].q.val();
             self.pmax[k].d.next = self.pmax[k - 1].q.val();
-            self.pinit[k].d.next = self.pinit[k - 1].q.val();
         }
         for k in 1..7 {
             self.prtt[k].d.next = self.prtt[k - 1].q.val();
@@ -709,8 +735,11 @@ impl<const FB: usize> Logic for Timely<FB> {
         for k in 1..8 {
             self.phai[k].d.next = self.phai[k - 1].q.val();
         }
-        for k in 1..15 {
+        for k in 1..14 {
             self.pfirst[k].d.next = self.pfirst[k - 1].q.val();
+        }
+        for k in 1..21 {
+            self.pinit[k].d.next = self.pinit[k - 1].q.val();
         }
         for k in 1..5 {
             self.pge[k].d.next = self.pge[k - 1].q.val();
@@ -932,6 +961,9 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.x20.d.next = self.xh.val();
         }
         self.op20.d.next = self.ra.view.val();
+        if self.e4.q.val() {
+            self.op20.d.next = self.w_r.q.val();
+        }
         if self.plag[10].q.val() {
             self.op20.d.next = bit_cast::<31, 19>(self.pinit[18].q.val()) << 12;
         }
@@ -998,11 +1030,8 @@ impl<const FB: usize> Logic for Timely<FB> {
         self.dmin22.d.next = self.lsm.val().get_bits::<39>(18);
 
         // ---- Stage 22: the rate loop -------------------------------------------------------
-        self.rb.rd_flow.next = self.pf[14].q.val();
-        self.old.next = self.rb.view.val();
-        if self.pfirst[14].q.val() {
-            self.old.next = bit_cast::<31, 19>(self.pinit[21].q.val()) << 12;
-        }
+        self.rb.rd_flow.next = self.pf[13].q.val();
+        self.old.next = self.l_old.q.val();
         // Every clamp test compares old with a threshold registered a cycle
         // before (the sign of a 39-bit difference), side by side with the
         // candidates' sums; the tests then select.
@@ -1042,12 +1071,46 @@ impl<const FB: usize> Logic for Timely<FB> {
         if self.lt2.val() {
             self.r3.next = self.minq.val();
         }
-        self.ra.we.next = self.pv[21].q.val();
-        self.ra.wflow.next = self.pf[21].q.val();
-        self.ra.wword.next = self.r3.val().get_bits::<31>(0);
-        self.rb.we.next = self.pv[21].q.val();
-        self.rb.wflow.next = self.pf[21].q.val();
-        self.rb.wword.next = self.r3.val().get_bits::<31>(0);
+        // The next event's start value (it is at 21): rb's view shows
+        // the writes issued before this cycle, so the writes of the events
+        // at 22 now (`r3`) and a cycle ago (`w_r`, issued now) are taken
+        // here. A flow's first event since the reset has no earlier event
+        // of its flow in the pipeline.
+        self.q_old.next = self.rb.view.val();
+        if self.pfirst[13].q.val() {
+            self.q_old.next = bit_cast::<31, 19>(self.pinit[20].q.val()) << 12;
+        }
+        if self.e2.q.val() {
+            self.q_old.next = self.w_r.q.val();
+        }
+        self.l_old.d.next = self.q_old.val();
+        if self.e1.q.val() {
+            self.l_old.d.next = self.r3.val().get_bits::<31>(0);
+        }
+        // Of the events a cycle from now: at 21 and 22 (e1), at 21 and
+        // the one whose write is then in `w_*` (e2), at 19 and that one (e4).
+        self.e1.d.next = self.pv[19].q.val()
+            & self.pv[20].q.val()
+            & (self.pf[19].q.val() == self.pf[20].q.val())
+            & !self.rst.val();
+        self.e2.d.next = self.pv[19].q.val()
+            & self.pv[21].q.val()
+            & (self.pf[19].q.val() == self.pf[21].q.val())
+            & !self.rst.val();
+        self.e4.d.next = self.pv[17].q.val()
+            & self.pv[21].q.val()
+            & (self.pf[17].q.val() == self.pf[21].q.val())
+            & !self.rst.val();
+        // The tables are written a cycle after the loop, from registers.
+        self.w_v.d.next = self.pv[21].q.val();
+        self.w_f.d.next = self.pf[21].q.val();
+        self.w_r.d.next = self.r3.val().get_bits::<31>(0);
+        self.ra.we.next = self.w_v.q.val();
+        self.ra.wflow.next = self.w_f.q.val();
+        self.ra.wword.next = self.w_r.q.val();
+        self.rb.we.next = self.w_v.q.val();
+        self.rb.wflow.next = self.w_f.q.val();
+        self.rb.wword.next = self.w_r.q.val();
         // The outputs: every field 0 when no result.
         self.o_valid.d.next = self.pv[21].q.val();
         self.o_flow.d.next = 0.into();
