@@ -219,7 +219,13 @@ const EQUIVALENT_LDCP_TX: &[Equivalent] = &[
     eq_in("", "width-truncated ccrtl_ldcp_tx__qq20.q [26:0] -> [25:0]", "", QQ_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.qq20$d [26:0] -> [25:0]", "", QQ_BITS),
     eq_in("", "width-truncated ccrtl_ldcp_tx.qq20$q [26:0] -> [25:0]", "", QQ_BITS),
+    eq_in("ccrtl_ldcp_tx", "width-truncated ccrtl_ldcp_tx.*$pre [*", "", PRE_UNREAD),
+    eq_in("ccrtl_ldcp_tx__*", "width-truncated ccrtl_ldcp_tx__*.pre [*", "", PRE_UNREAD),
 ];
+
+/// The tables' stage-6 words.
+const PRE_UNREAD: &str = "LDCP_TX reads neither table's stage-6 word (`pre` of `tb` and `tl`): the \
+                          output and the wire it drives are never read";
 
 /// The reciprocal table's index: only its 10 bits below the leading one
 /// are read (the lint waivers of hdl/src/ldcp_tx.rs).
