@@ -214,6 +214,54 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         reason: "t1c's pre is not read (only t1a's stage-6 word is compared a cycle early)",
         nth: 0,
     },
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "width-truncated ccrtl_dctcp_tx.t1b$pre [*",
+        "",
+        "t1b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx__t1b",
+        "width-truncated ccrtl_dctcp_tx__t1b.pre [*",
+        "",
+        "t1b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "width-truncated ccrtl_dctcp_tx.t2$pre [*",
+        "",
+        "t2's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx__t2",
+        "width-truncated ccrtl_dctcp_tx__t2.pre [*",
+        "",
+        "t2's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "width-truncated ccrtl_dctcp_tx.t3a$pre [*",
+        "",
+        "t3a's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx__t3a",
+        "width-truncated ccrtl_dctcp_tx__t3a.pre [*",
+        "",
+        "t3a's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "width-truncated ccrtl_dctcp_tx.t3b$pre [*",
+        "",
+        "t3b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx__t3b",
+        "width-truncated ccrtl_dctcp_tx__t3b.pre [*",
+        "",
+        "t3b's pre is not read (only t1a's stage-6 word is compared a cycle early)",
+    ),
     // Registers wider than their values (bounds in hdl/src/dctcp_tx.rs):
     // a one-bit truncation of their top bit cannot show.
     Equivalent {
