@@ -97,7 +97,6 @@ impl BlockTests for LdcpTxBlock {
     }
 
     const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_LDCP_TX;
-    const UNEXAMINED: &'static [Equivalent] = UNEXAMINED_LDCP_TX;
 
     /// Fast start ends only once more than `iw` packets are acknowledged.
     fn planted_bug(verilog: &str) -> String {
@@ -203,16 +202,6 @@ fn hand_written_bugs_are_caught() {
     ];
     common::conformance::hand_written_bugs_are_caught::<LdcpTxBlock>(&c, bugs, 1_000_000);
 }
-
-/// Survivors of the fast sample not yet examined (no full run of LDCP_TX
-/// yet): the sample does not draw them, the deep tier fails on them.
-const UNEXAMINED_LDCP_TX: &[Equivalent] = &[
-    eq_in("ccrtl_ldcp_tx", "width-truncated ccrtl_ldcp_tx.p_cwm$*", "", UNEXAMINED_2026_12_03),
-    eq_in("", "width-truncated ccrtl_ldcp_tx__p_cwm__*", "", UNEXAMINED_2026_12_03),
-];
-const UNEXAMINED_2026_12_03: &str = "cw_max's bit 15 in its pipeline copy: survived the sample of \
-    CCRTL_TEST_SEED=29938600 (p_cwm$11$d); a cw of 2^15 packets or more is not reached in 10^6 \
-    cycles, or never: not examined yet";
 
 /// Mutants of LDCP_TX that no stimulus can tell apart from the original,
 /// each with its reason (those seen in the fast tier's samples).
