@@ -4,7 +4,8 @@
 //! exactly the expected property named (riscv-formal's `testbugs.sh`).
 //!
 //! Tiers: the fast tier (`make test`) plants one bug per property and runs
-//! the property it must break beside one it must not, plus the command's
+//! the property it must break beside one it must not, half of the bugs in
+//! a run (rotating with the seed, `FAST_ONE_IN`), plus the command's
 //! error paths (TIMING_FAST). The deep tier (`make test-deep`, `#[ignore]`)
 //! proves every property on every proof configuration and on every shape of
 //! the menu, and runs every property on every planted bug, checking the
@@ -1612,6 +1613,23 @@ fn fast_tasks(b: &Bug) -> Vec<&'static str> {
     chosen.iter().copied().filter(|t| *t != "cover").collect()
 }
 
+/// The fast tier runs one planted bug in [`FAST_ONE_IN`] per run, drawn with
+/// the rotating seed (`CCRTL_TEST_SEED`): the forty fast bugs took 580 s of
+/// the CI's wall time, a failing BMC of up to a minute each. Over runs
+/// every bug is drawn; the deep tier runs every bug on every property.
+const FAST_ONE_IN: u32 = 2;
+
+/// Whether this run draws planted bug `name` (printed either way).
+fn fast_drawn(name: &str) -> bool {
+    let h = name.bytes().fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(b as u64));
+    let seed = common::conformance::run_seed();
+    let drawn = ccrtl_sim::rng::Rng::new(seed ^ h.rotate_left(23)).upto(FAST_ONE_IN - 1) == 0;
+    if !drawn {
+        eprintln!("{name}: not drawn in this run (one planted bug in {FAST_ONE_IN})");
+    }
+    drawn
+}
+
 fn fast_bug(name: &str) {
     let b = bug(name);
     let mut tasks = fast_tasks(b);
@@ -1619,6 +1637,9 @@ fn fast_bug(name: &str) {
         !tasks.is_empty(),
         "{name}: no failing task for the fast tier"
     );
+    if !fast_drawn(name) {
+        return;
+    }
     tasks.push(b.fast_also);
     check_bug(b, &tasks);
 }
@@ -1814,7 +1835,9 @@ fn pacer_loop_reading_two_cycles_back_is_not_proven() {
         unproven: &["p1_rule", "p1_hist"],
         fast_also: "p1_clear",
     };
-    check_bug(&b, &["p1_rule", "p1_hist", "p1_clear"]);
+    if fast_drawn(b.name) {
+        check_bug(&b, &["p1_rule", "p1_hist", "p1_clear"]);
+    }
 }
 
 /// PACER's P1 is split into tasks `p1_*` (formal/pacer/pacer.sby): each

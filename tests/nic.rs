@@ -46,12 +46,12 @@ mod conformance {
     /// shape runs a million). The deep tier runs longer.
     #[test]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-        c::golden_rusthdl_and_verilator_agree::<NicBlock>(1_300);
+        c::golden_rusthdl_and_verilator_agree::<NicBlock>(1_300, false);
     }
     #[test]
     #[ignore = "deep tier: make test-deep"]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle_deep() {
-        c::golden_rusthdl_and_verilator_agree::<NicBlock>(20_000);
+        c::golden_rusthdl_and_verilator_agree::<NicBlock>(20_000, true);
     }
     #[test]
     fn a_mismatch_is_reported_with_its_vcd() {

@@ -42,7 +42,7 @@ mod conformance {
     }
     #[test]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-        c::golden_rusthdl_and_verilator_agree::<PacerBlock>(30_000);
+        c::golden_rusthdl_and_verilator_agree::<PacerBlock>(30_000, true);
     }
     #[test]
     fn a_mismatch_is_reported_with_its_vcd() {

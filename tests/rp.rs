@@ -25,7 +25,7 @@ mod conformance {
     }
     #[test]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-        c::golden_rusthdl_and_verilator_agree::<RpBlock>(30_000);
+        c::golden_rusthdl_and_verilator_agree::<RpBlock>(30_000, true);
     }
     #[test]
     fn bad_parameters_are_refused_by_name() {

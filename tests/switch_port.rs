@@ -40,7 +40,12 @@ mod conformance {
     /// a second.
     #[test]
     fn golden_rusthdl_and_verilator_agree_cycle_by_cycle() {
-        c::golden_rusthdl_and_verilator_agree::<SwitchPortBlock>(1_500);
+        c::golden_rusthdl_and_verilator_agree::<SwitchPortBlock>(1_500, false);
+    }
+    #[test]
+    #[ignore = "deep tier: make test-deep"]
+    fn golden_rusthdl_and_verilator_agree_cycle_by_cycle_deep() {
+        c::golden_rusthdl_and_verilator_agree::<SwitchPortBlock>(c::HDL_CYCLES_DEEP, true);
     }
     #[test]
     fn a_mismatch_is_reported_with_its_vcd() {

@@ -123,12 +123,19 @@ pub fn fresh_power_up_seed() -> u32 {
     (r.next_u32() & 0x7fff_ffff).max(1)
 }
 
+/// The most cycles a run takes for which its model is compiled for a
+/// short build rather than a fast simulation (`verilator::Model::build_quick`:
+/// the build and the run are the shorter so up to about 2.5e6 cycles).
+pub const QUICK_BUILD_CYCLES: u64 = 2_000_000;
+
 /// The Verilog to check (a user's file, or freshly emitted into
-/// `build_dir/verilog/`) and its Verilator model.
+/// `build_dir/verilog/`) and its Verilator model; `quick`: compiled for a
+/// short build (a run of at most [`QUICK_BUILD_CYCLES`]).
 pub fn model_of<B: Block>(
     config: &B::Config,
     verilog: Option<&Path>,
     build_dir: &Path,
+    quick: bool,
 ) -> Result<(String, verilator::Model)> {
     let (path, text) = match verilog {
         Some(p) => {
@@ -163,7 +170,7 @@ pub fn model_of<B: Block>(
         &shown,
         build_dir,
         library.as_ref(),
-        target.is_some(),
+        target.is_some() || quick,
     )?;
     Ok((shown, model))
 }
@@ -192,7 +199,8 @@ impl<B: Block> Entry for Registered<B> {
         if random_reset {
             config = B::random_reset(&config, &mut Rng::new(o.seed ^ 0x7e5e_7000_0000_0000));
         }
-        let (file, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir)?;
+        let quick = o.cycles <= QUICK_BUILD_CYCLES;
+        let (file, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir, quick)?;
         let power_up_seed = o.power_up_seed.unwrap_or_else(fresh_power_up_seed);
         let mut dut = VerilatorDut::new(&model, &B::ports(&config), power_up_seed);
         let mut opts = RunOptions::new(o.cycles);
@@ -246,7 +254,7 @@ impl<B: Block> Entry for Registered<B> {
         let mut armed = reset.is_none();
         let mut cycles = 0u64;
         let mut engine: Box<Engine> = if o.verilator {
-            let (_, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir)?;
+            let (_, model) = model_of::<B>(&config, o.verilog.as_deref(), &o.build_dir, false)?;
             let seed = o.power_up_seed.unwrap_or_else(fresh_power_up_seed);
             let mut dut = VerilatorDut::new(&model, &ports, seed);
             Box::new(move |i, out| dut.cycle_values(i, out).map_err(anyhow::Error::msg))

@@ -18,7 +18,8 @@
 //! are ignored), with extreme values often: `alpha` and `beta` 0, 1/256,
 //! 1 and 511/256, every `gamma_shift` 0 to 7, `iw` 0, 1, small, 65,535,
 //! `cw_max` 0, 1, small, 65,535 and just below a hot flow's window (its
-//! next events meet a `cw` above the ceiling). Resets come mid-traffic,
+//! next events meet a `cw` above the ceiling), or 2^15 above that (the
+//! ceiling's bit 15 alone keeps them from clamping). Resets come mid-traffic,
 //! during the clearing and held, with events and writes in the reset
 //! cycles. In the cycle after a write of `gamma_shift` a marked ACK of a
 //! stable flow near the floor is sized to land between the old and the
@@ -26,7 +27,7 @@
 //! 65,536) a phase of 8,000 cycles without writes or resets sets `iw` to
 //! 2^15 or more, restarts hot stable flows and acknowledges 255 packets at
 //! a time (the exact rest at the end), so that fast start ends at an `iw`
-//! of 16 bits. Now and then an ACK that ends fast start is followed by a
+//! of 16 bits, or on a loss once 2^15 packets are acknowledged. Now and then an ACK that ends fast start is followed by a
 //! write of `iw` or `cw_max` and then an unmarked ACK of the flow, whose
 //! increase takes the new initial window as its lagged base. Payloads
 //! whose valid is low (and `n`, `ece`, `last` of kinds
@@ -591,10 +592,20 @@ impl LdcpTxStimulus {
                     2 | 3 => PKT_MAX,
                     4 => self.rng.range(2, 100),
                     5 => {
-                        // Just below a hot flow's window.
+                        // Just below a hot flow's window; half the time
+                        // 2^15 above that (a window below 2^15 meets a
+                        // ceiling whose bit 15 alone keeps it from
+                        // clamping: with only PKT_MAX there, a pipeline
+                        // copy of cw_max that lost bit 15 survived 5e5
+                        // cycles, CCRTL_TEST_SEED=29938600).
                         let f = self.hot[self.rng.upto(3) as usize];
                         let c = (g.flow(f).cw(g.regs()) >> 24) as u32;
-                        c.saturating_sub(self.rng.upto(3))
+                        let below = c.saturating_sub(self.rng.upto(3));
+                        if below < 1 << 15 && self.rng.chance(128) {
+                            below | 1 << 15
+                        } else {
+                            below
+                        }
                     }
                     _ => self.rng.range(1, 5000),
                 },
@@ -873,6 +884,11 @@ impl Stimulus<LdcpTxBlock> for LdcpTxStimulus {
                     i.ev_n = 255;
                     if acked < p.iw && p.iw - acked <= 255 && self.rng.chance(2) {
                         i.ev_n = p.iw - acked;
+                    }
+                    // Now and then a loss once 2^15 packets are acknowledged:
+                    // the window it gives, acked packets, has its bit 15 set.
+                    if acked >= 1 << 15 && self.rng.chance(16) {
+                        i.ev_kind = EvKind::Loss as u32;
                     }
                     return;
                 }

@@ -1377,7 +1377,7 @@ pub fn run_mutants<B: crate::block::Block>(
             s.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(m) = mutants.get(k) else { break };
-                let model = match crate::verilator::Model::build(
+                let model = match crate::verilator::Model::build_quick(
                     &m.text,
                     &format!("mutant {}", m.id()),
                     &ccrtl_hdl::emit::top_module(B::NAME),

@@ -218,10 +218,24 @@ impl Model {
         Self::build_with(verilog, source_name, top, clock, ports, cache_root, None, false)
     }
 
+    /// [`Model::build`] compiled for a short build rather than a fast
+    /// simulation ([`cxx_opt`]): a model that runs a few million cycles
+    /// once (a planted mutant, a test's run).
+    pub fn build_quick(
+        verilog: &str,
+        source_name: &str,
+        top: &str,
+        clock: &str,
+        ports: &[Port],
+        cache_root: &Path,
+    ) -> Result<Model, VerilatorError> {
+        Self::build_with(verilog, source_name, top, clock, ports, cache_root, None, true)
+    }
+
     /// [`Model::build`] with a cell library verilated beside the file (a
-    /// gate-level netlist's cell simulation models); `gate_level` when the
-    /// file is a synthesized netlist, which is compiled for a short build
-    /// rather than a fast simulation ([`cxx_opt`]).
+    /// gate-level netlist's cell simulation models); `quick` for a short
+    /// build rather than a fast simulation ([`cxx_opt`]), as a synthesized
+    /// netlist is.
     #[allow(clippy::too_many_arguments)]
     pub fn build_with(
         verilog: &str,
@@ -231,7 +245,7 @@ impl Model {
         ports: &[Port],
         cache_root: &Path,
         library: Option<&CellLibrary>,
-        gate_level: bool,
+        quick: bool,
     ) -> Result<Model, VerilatorError> {
         let version = tool_output("verilator", &["--version"])?;
         let mut h = Sha256::new();
@@ -249,7 +263,7 @@ impl Model {
             h.update(lib.args.join(" ").as_bytes());
         }
         // Every flag the model is compiled with.
-        h.update(cxx_opt(gate_level).as_bytes());
+        h.update(cxx_opt(quick).as_bytes());
         h.update(USER_HOOKS.join(" ").as_bytes());
         h.update(PRINTF_HEADER.as_bytes());
         for p in ports {
@@ -272,7 +286,7 @@ impl Model {
                 cache_root,
                 &version,
                 library,
-                gate_level,
+                quick,
             );
             if let Err(e) = result {
                 let _ = std::fs::remove_dir_all(&tmp);
@@ -342,7 +356,7 @@ fn compile(
     cache_root: &Path,
     version: &str,
     library: Option<&CellLibrary>,
-    gate_level: bool,
+    quick: bool,
 ) -> Result<(), VerilatorError> {
     let vname = verilated_name(top);
     let mut extra: Vec<String> = vec![];
@@ -406,16 +420,19 @@ fn compile(
     let root = tool_output("verilator", &["--getenv", "VERILATOR_ROOT"])?;
     let include = PathBuf::from(root.trim()).join("include");
     let runtime = runtime_objects(&include, cache_root, version)?;
+    // A quick build includes Verilator's header precompiled (with the
+    // declaration of `ccrtl_printf`); a build for speed parses it.
+    let first = if quick {
+        precompiled_header(&include, cache_root, version)?
+    } else {
+        printf_header(dir)?
+    };
     run(
         Command::new("g++")
-            // Hidden visibility: the model's functions are not interposable,
-            // so the compiler inlines across the unity file (the shim's
-            // entry points are exported by attribute).
-            .args(["-shared", "-fPIC", cxx_opt(gate_level), "-std=c++17", "-w", "-pthread"])
-            .args(["-fvisibility=hidden", "-fno-semantic-interposition"])
-            .args(USER_HOOKS)
+            .args(model_cxx_flags(quick))
+            .arg("-shared")
             .arg("-include")
-            .arg(printf_header(dir)?)
+            .arg(first)
             .arg(format!("-I{}", include.display()))
             .arg(format!("-I{}", include.join("vltstd").display()))
             .arg(format!("-I{}", obj.display()))
@@ -428,19 +445,82 @@ fn compile(
     Ok(())
 }
 
-/// The C++ optimisation level of a model. An RTL model runs for millions
-/// of cycles (lockstep, mutants, soaks), so it is built at `-O3`. A
+/// The C++ optimisation level of a model: `-O3` for a model that runs for
+/// long (soaks, benchmarks, `ccrtl verify`), `-O0` for a quick build. A
 /// gate-level netlist is one flat module of ten thousands of cells that
 /// runs for ten thousands of cycles: measured on DCTCP_TX's netlists of 16
 /// flows, the unity file of the iCE40 one (14,260 cells) took 100 s to
 /// compile at `-O3`, 55 s at `-O1` and 15 s at `-O0`, and at `-O0` the
-/// ECP5 and iCE40 netlists still simulate at 11,000 to 14,000 cycles/s.
-fn cxx_opt(gate_level: bool) -> &'static str {
-    if gate_level {
+/// ECP5 and iCE40 netlists still simulate at 11,000 to 14,000 cycles/s. A
+/// planted mutant runs once for 5e5 (fast tier) to 1e6 cycles: measured on
+/// TIMELY's RTL, the unity file compiles in 6.2 s at `-O3`, 3.4 at `-O1`
+/// and 1.8 at `-O0`, and the lockstep runs 826,000, 641,000 and 348,000
+/// cycles/s, so build and 1e6 cycles take 7.4, 5.0 and 4.7 s (Verilator's
+/// own step, 1 s, besides): `-O0` is the shorter up to about 2.5e6 cycles.
+fn cxx_opt(quick: bool) -> &'static str {
+    if quick {
         "-O0"
     } else {
         "-O3"
     }
+}
+
+/// The flags a model's unity file is compiled with (and, for a quick
+/// build, its precompiled header: GCC uses it only if they match). Hidden
+/// visibility: the model's functions are not interposable, so the compiler
+/// inlines across the unity file (the shim's entry points are exported by
+/// attribute).
+fn model_cxx_flags(quick: bool) -> Vec<&'static str> {
+    let mut f = vec!["-fPIC", cxx_opt(quick), "-std=c++17", "-w", "-pthread"];
+    f.extend(["-fvisibility=hidden", "-fno-semantic-interposition"]);
+    f.extend(USER_HOOKS);
+    f
+}
+
+/// The header a quick build includes first: `ccrtl_printf`'s declaration
+/// and `verilated.h`, precompiled once per Verilator version and shared by
+/// every quick build under `cache_root` (returned: the header, its `.gch`
+/// beside it). Parsing Verilator's headers is most of a quick build: on
+/// TIMELY's unity file, 3.3 s without it, 1.3 s with it (the header takes
+/// 6 s to precompile, once).
+fn precompiled_header(
+    include: &Path,
+    cache_root: &Path,
+    version: &str,
+) -> Result<PathBuf, VerilatorError> {
+    let text = format!("#pragma once\n{PRINTF_HEADER}#include \"verilated.h\"\n");
+    let mut h = Sha256::new();
+    h.update(version.as_bytes());
+    h.update(model_cxx_flags(true).join(" ").as_bytes());
+    h.update(text.as_bytes());
+    let dir = cache_root.join(format!("pch-{}", hex(&h.finalize()[..6])));
+    let header = dir.join("ccrtl_pch.h");
+    if dir.join("ccrtl_pch.h.gch").exists() {
+        return Ok(header);
+    }
+    let tmp = cache_root.join(format!("pch.tmp{}", crate::fsutil::unique_suffix()));
+    crate::fsutil::create_temp_dir(&tmp)?;
+    std::fs::write(tmp.join("ccrtl_pch.h"), &text)?;
+    let built = run(
+        Command::new("g++")
+            .args(model_cxx_flags(true))
+            .args(["-x", "c++-header"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", include.join("vltstd").display()))
+            .arg(tmp.join("ccrtl_pch.h"))
+            .arg("-o")
+            .arg(tmp.join("ccrtl_pch.h.gch")),
+        None,
+    );
+    if let Err(e) = built {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    if std::fs::rename(&tmp, &dir).is_err() {
+        // Another build put it there first.
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(header)
 }
 
 /// The runtime's `vl_finish`, `vl_stop` and `vl_fatal` are the shim's.

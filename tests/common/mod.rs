@@ -24,9 +24,10 @@ pub fn tmp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// A Verilator model of `verilog` for block `B`.
+/// A Verilator model of `verilog` for block `B`, built for a short build
+/// (a test runs it for at most a few million cycles: `Model::build_quick`).
 pub fn model<B: Block>(config: &B::Config, verilog: &str) -> Model {
-    Model::build(
+    Model::build_quick(
         verilog,
         "test.v",
         &format!("ccrtl_{}", B::NAME),
