@@ -334,9 +334,16 @@ const UNEXAMINED_TIMELY: &[Equivalent] = &[
 
 const UNEXAMINED_2026_12_02: &str = "survived the full width-truncated run of 2026-12-02; not examined yet";
 
+/// A saturation `x = min(w, 2^17)` written `if (w > 2^17) x = 2^17`: at
+/// `w = 2^17` both branches give 2^17 (the CI sample of 8e2cf43,
+/// `CCRTL_TEST_SEED=29938398`, drew the `>=` of `xhw`).
+const SAT_EDGE: &str = "at w = 2^17 the saturated value and w[17:0] are both 2^17";
+
 /// Mutants of TIMELY that no stimulus can tell apart from the original,
 /// each with its reason.
 const EQUIVALENT_TIMELY: &[Equivalent] = &[
+    eq_in("", "> -> >=", "if (xhw > ((32'h1 << 32'h11) & 64'hffffffffffffffff)) begin", SAT_EDGE),
+    eq_in("", "> -> >=", "if (xgw > ((32'h1 << 32'h11) & 64'hffffffffffffffff)) begin", SAT_EDGE),
     eq_in("ccrtl_timely__m*", "width-truncated * [63:0] -> [62:0]", "", MUL_64),
     eq_in("ccrtl_timely", "width-truncated ccrtl_timely.m* [63:0] -> [62:0]", "", MUL_64),
     eq_in("ccrtl_timely__m*", "width-truncated * [47:0] -> [46:0]", "", MUL_48),
