@@ -495,32 +495,48 @@ fn precompiled_header(
     h.update(text.as_bytes());
     let dir = cache_root.join(format!("pch-{}", hex(&h.finalize()[..6])));
     let header = dir.join("ccrtl_pch.h");
-    if dir.join("ccrtl_pch.h.gch").exists() {
-        return Ok(header);
+    built_once(cache_root, &dir, &[dir.join("ccrtl_pch.h.gch")], "pch", |tmp| {
+        std::fs::write(tmp.join("ccrtl_pch.h"), &text)?;
+        run(
+            Command::new("g++")
+                .args(model_cxx_flags(true))
+                .args(["-x", "c++-header"])
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", include.join("vltstd").display()))
+                .arg(tmp.join("ccrtl_pch.h"))
+                .arg("-o")
+                .arg(tmp.join("ccrtl_pch.h.gch")),
+            None,
+        )
+    })?;
+    Ok(header)
+}
+
+/// Makes cache directory `dir` (under `cache_root`) once: unless every
+/// file of `made` exists, `build` fills a fresh temporary directory, which
+/// is then renamed to `dir` (a build that fails leaves nothing; when a
+/// concurrent build put `dir` there first, its copy is kept). `what` names
+/// the temporary directory.
+fn built_once(
+    cache_root: &Path,
+    dir: &Path,
+    made: &[PathBuf],
+    what: &str,
+    build: impl FnOnce(&Path) -> Result<(), VerilatorError>,
+) -> Result<(), VerilatorError> {
+    if made.iter().all(|f| f.exists()) {
+        return Ok(());
     }
-    let tmp = cache_root.join(format!("pch.tmp{}", crate::fsutil::unique_suffix()));
+    let tmp = cache_root.join(format!("{what}.tmp{}", crate::fsutil::unique_suffix()));
     crate::fsutil::create_temp_dir(&tmp)?;
-    std::fs::write(tmp.join("ccrtl_pch.h"), &text)?;
-    let built = run(
-        Command::new("g++")
-            .args(model_cxx_flags(true))
-            .args(["-x", "c++-header"])
-            .arg(format!("-I{}", include.display()))
-            .arg(format!("-I{}", include.join("vltstd").display()))
-            .arg(tmp.join("ccrtl_pch.h"))
-            .arg("-o")
-            .arg(tmp.join("ccrtl_pch.h.gch")),
-        None,
-    );
-    if let Err(e) = built {
+    if let Err(e) = build(&tmp) {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    if std::fs::rename(&tmp, &dir).is_err() {
-        // Another build put it there first.
+    if std::fs::rename(&tmp, dir).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    Ok(header)
+    Ok(())
 }
 
 /// The runtime's `vl_finish`, `vl_stop` and `vl_fatal` are the shim's.
@@ -557,34 +573,25 @@ fn runtime_objects(
     let dir = cache_root.join(format!("runtime-{}", hex(&h.finalize()[..6])));
     let names = ["verilated", "verilated_threads"];
     let objs: Vec<PathBuf> = names.iter().map(|n| dir.join(format!("{n}.o"))).collect();
-    if objs.iter().all(|o| o.exists()) {
-        return Ok(objs);
-    }
-    let tmp = cache_root.join(format!("runtime.tmp{}", crate::fsutil::unique_suffix()));
-    crate::fsutil::create_temp_dir(&tmp)?;
-    let header = printf_header(&tmp)?;
-    for n in names {
-        let built = run(
-            Command::new("g++")
-                .args(["-c", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
-                .args(USER_HOOKS)
-                .arg("-include")
-                .arg(&header)
-                .arg(format!("-I{}", include.display()))
-                .arg(format!("-I{}", include.join("vltstd").display()))
-                .arg(include.join(format!("{n}.cpp")))
-                .arg("-o")
-                .arg(tmp.join(format!("{n}.o"))),
-            None,
-        );
-        if let Err(e) = built {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(e);
+    built_once(cache_root, &dir, &objs, "runtime", |tmp| {
+        let header = printf_header(tmp)?;
+        for n in names {
+            run(
+                Command::new("g++")
+                    .args(["-c", "-fPIC", "-O2", "-std=c++17", "-w", "-pthread"])
+                    .args(USER_HOOKS)
+                    .arg("-include")
+                    .arg(&header)
+                    .arg(format!("-I{}", include.display()))
+                    .arg(format!("-I{}", include.join("vltstd").display()))
+                    .arg(include.join(format!("{n}.cpp")))
+                    .arg("-o")
+                    .arg(tmp.join(format!("{n}.o"))),
+                None,
+            )?;
         }
-    }
-    if std::fs::rename(&tmp, &dir).is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
+        Ok(())
+    })?;
     Ok(objs)
 }
 

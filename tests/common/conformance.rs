@@ -1186,10 +1186,17 @@ pub fn rotating_target() -> GateTarget {
 /// block on every target.
 pub const NETLIST_ONE_IN: u32 = 4;
 
+/// Whether this run draws `what` (a name), one in `one_in`, with the
+/// rotating seed: the same name draws the same in one run, other names
+/// independently, and over runs every name is drawn.
+pub fn drawn_one_in(what: &str, one_in: u32) -> bool {
+    let h = what.bytes().fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(b as u64));
+    Rng::new(run_seed() ^ h.rotate_left(17)).upto(one_in - 1) == 0
+}
+
 /// Whether this run draws block `B`'s fast-tier netlist (printed either way).
 pub fn netlist_drawn<B: Block>() -> bool {
-    let name = B::NAME.bytes().fold(0u64, |h, b| h.wrapping_mul(131).wrapping_add(b as u64));
-    let drawn = Rng::new(run_seed() ^ name.rotate_left(17)).upto(NETLIST_ONE_IN - 1) == 0;
+    let drawn = drawn_one_in(B::NAME, NETLIST_ONE_IN);
     eprintln!(
         "{}'s netlist {} drawn in this run (one block in {NETLIST_ONE_IN})",
         B::NAME,
