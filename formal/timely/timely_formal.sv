@@ -10,8 +10,9 @@
 //    half.
 // Both hold "by construction" of step 7 (the clamps) whatever step 6 (the
 // branch, the lagged product) computed: they are checked at the output port
-// against the rate loop's operands of the cycle before (`old`, `minq`,
-// `maxq` at stage 22, exposed by the .sby's `expose`, registered here), for
+// against the rate loop's operands of the cycle before (`old`, `minq` and
+// the event's `max_rate`, `pmax$21$q`, at stage 22, exposed by the .sby's
+// `expose`, registered here), for
 // any state of the pipeline and the tables (k-induction). That `old` is
 // the flow's previous result (the forwarding of the rate tables) is the
 // lockstep's check, not this proof's.
@@ -45,7 +46,8 @@ module timely_formal (
     // Exposed: the loop's valid, its starting rate and the clamps' bounds.
     wire h_v22;
     wire [30:0] h_old;
-    wire [36:0] h_minq, h_maxq;
+    wire [30:0] h_minq;
+    wire [18:0] h_max;
 
     ccrtl_timely dut (
         .clk(clk),
@@ -67,7 +69,7 @@ module timely_formal (
         .pv$21$q(h_v22),
         .old(h_old),
         .minq(h_minq),
-        .maxq(h_maxq)
+        .pmax$21$q(h_max)
     );
 
     // Power-up: every register of the block is random; the properties
@@ -90,8 +92,8 @@ module timely_formal (
     always @(posedge clk) begin
         q_v <= h_v22 && !rst;
         q_old <= h_old;
-        q_min <= h_minq;
-        q_max <= h_maxq;
+        q_min <= {6'b0, h_minq};
+        q_max <= {6'b0, h_max, 12'b0};
     end
     wire [36:0] rate = {6'b0, m_cc_rate};
     wire [36:0] half = ({6'b0, q_old} + 37'd1) >> 1;

@@ -45,8 +45,10 @@
 //!   the reset is one of the last three).
 //! - 20: `rate_lag * x`'s partial products; 21: their sum, rounded: `dec`.
 //! - 21: the loop's start value of the next event (`l_old`).
-//! - 22: the rate loop (`old + inc` or `old - dec`, the clamps); the
-//!   outputs registered. 23: `ra`, `rb` written.
+//! - 22: the rate loop: seven carry chains from `old` and registers chosen
+//!   at 21 by the branch (the new value, the half, the half's test, four
+//!   clamp tests), then one of four terms selected; the outputs
+//!   registered. 23: `ra`, `rb` written.
 //!
 //! # Registers
 //! The registers in force in the acceptance cycle are captured with the
@@ -423,7 +425,7 @@ pub struct Timely<const FB: usize> {
     /// `|avg| y_m >> (9 + e_m)` at 15, saturated at 16.
     gsh15: DFF<Bits<48>>,
     gmag16: DFF<Bits<28>>,
-    /// `grad` (signed) and `inc`, 17 ..= 22 (index `k - 17`).
+    /// `grad` (signed), 17 ..= 22, and `inc`, 17 ..= 21 (index `k - 17`).
     pgrad: Vec<DFF<Bits<29>>>,
     pinc: Vec<DFF<Bits<35>>>,
     /// Stage 20: the decrease's fraction and operand.
@@ -433,18 +435,19 @@ pub struct Timely<const FB: usize> {
     dp0: DFF<Bits<32>>,
     dp1: DFF<Bits<32>>,
     dq: DFF<Bits<33>>,
-    /// Stage 22: `dec`, and the clamp tests' thresholds (39-bit two's
-    /// complement): `max_rate + dec`, `min_rate + dec`, `max_rate - inc`,
-    /// `min_rate - inc`, `2 max_rate`, `2 min_rate - 1`; `max_rate <
-    /// min_rate`.
-    dec22: DFF<Bits<31>>,
-    dmax22: DFF<Bits<39>>,
-    dmin22: DFF<Bits<39>>,
-    tumax22: DFF<Bits<39>>,
-    tumin22: DFF<Bits<39>>,
-    hmax22: DFF<Bits<39>>,
-    hmin22: DFF<Bits<39>>,
-    mm22: DFF<Bit>,
+    /// Stage 22, chosen at 21 by the event's branch (docs/timely.md,
+    /// "The rate loop"): the loop's subtrahend (`dec`, or `-inc` mod
+    /// 2^31), the half's operand (`dec`, or 0 for an increase), the clamp
+    /// tests' thresholds (39-bit two's complement: `old > thi`, `old <
+    /// tlo`, `old > th`, `old < thl`) and the value of the upper clamp
+    /// (`max_rate`, or `min_rate` when `max_rate < min_rate`).
+    sub22: DFF<Bits<31>>,
+    dc22: DFF<Bits<31>>,
+    thi22: DFF<Bits<39>>,
+    tlo22: DFF<Bits<39>>,
+    th22: DFF<Bits<39>>,
+    thl22: DFF<Bits<39>>,
+    mq22: DFF<Bits<31>>,
     /// The rate loop's start value for the event at 22 (`old`), chosen a
     /// cycle early: the new rate of the event before it if of the same
     /// flow (`e1`), else that of the event two before (`e2`, its write
@@ -500,8 +503,12 @@ pub struct Timely<const FB: usize> {
     dsum: Signal<Local, Bits<64>>,
     old: Signal<Local, Bits<31>>,
     q_old: Signal<Local, Bits<31>>,
-    half: Signal<Local, Bits<37>>,
+    half: Signal<Local, Bits<32>>,
+    nav: Signal<Local, Bits<37>>,
+    avx: Signal<Local, Bits<74>>,
+    avs: Signal<Local, Bits<74>>,
     axs: Signal<Local, Bits<37>>,
+    anr: Signal<Local, Bits<37>>,
     axc: Signal<Local, Bits<37>>,
     dqm: Signal<Local, Bits<33>>,
     dxs: Signal<Local, Bits<64>>,
@@ -515,23 +522,20 @@ pub struct Timely<const FB: usize> {
     lxc: Signal<Local, Bits<64>>,
     lsm: Signal<Local, Bits<64>>,
     o39: Signal<Local, Bits<39>>,
-    s_up: Signal<Local, Bits<37>>,
-    s_dn: Signal<Local, Bits<31>>,
+    s_r: Signal<Local, Bits<31>>,
     c_half: Signal<Local, Bit>,
-    g_up: Signal<Local, Bits<39>>,
-    l_up: Signal<Local, Bits<39>>,
-    g_dn: Signal<Local, Bits<39>>,
-    l_dn: Signal<Local, Bits<39>>,
+    g_hi: Signal<Local, Bits<39>>,
+    l_lo: Signal<Local, Bits<39>>,
     g_h: Signal<Local, Bits<39>>,
     l_h: Signal<Local, Bits<39>>,
     gt: Signal<Local, Bit>,
     lt: Signal<Local, Bit>,
-    lt2: Signal<Local, Bit>,
-    r1: Signal<Local, Bits<37>>,
-    r2: Signal<Local, Bits<37>>,
-    r3: Signal<Local, Bits<37>>,
-    maxq: Signal<Local, Bits<37>>,
-    minq: Signal<Local, Bits<37>>,
+    v_max: Signal<Local, Bits<31>>,
+    v_min: Signal<Local, Bits<31>>,
+    v_half: Signal<Local, Bits<31>>,
+    v_s: Signal<Local, Bits<31>>,
+    r3: Signal<Local, Bits<31>>,
+    minq: Signal<Local, Bits<31>>,
 
     reset_min_rtt: Param<Bits<24>>,
     reset_t_low: Param<Bits<24>>,
@@ -590,7 +594,7 @@ impl<const FB: usize> Timely<FB> {
             pgn: dffs(6),
             pdelta: dffs(4),
             pgrad: dffs(6),
-            pinc: dffs(6),
+            pinc: dffs(5),
             reset_min_rtt: Param::new((r.min_rtt as u64).to_bits()),
             reset_t_low: Param::new((r.t_low as u64).to_bits()),
             reset_t_high: Param::new((r.t_high as u64).to_bits()),
@@ -614,8 +618,8 @@ impl<const FB: usize> Logic for Timely<FB> {
         dff_setup!(
             self, clk, r_min_rtt, r_t_low, r_t_high, r_ai, r_beta, r_k, r_ht, r_hn, r_min, r_max,
             r_init, busy, ptr, sweep_q, tl1, th1, hn1, hlo2, hhi2, diff8, dt8, negd9, c9, a10, n10,
-            mag11, dsh12, ush12, u13, gsh15, gmag16, x20, op20, dp0, dp1, dq, dec22, dmax22,
-            dmin22, tumax22, tumin22, hmax22, hmin22, mm22, l_old, e1, e2, e4, w_v, w_f, w_r, o_valid,
+            mag11, dsh12, ush12, u13, gsh15, gmag16, x20, op20, dp0, dp1, dq, sub22, dc22,
+            thi22, tlo22, th22, thl22, mq22, l_old, e1, e2, e4, w_v, w_f, w_r, o_valid,
             o_flow, o_rate, o_branch, o_hai, o_grad
         );
         for k in 0..22 {
@@ -663,6 +667,8 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.pem[k].clock.next = self.clk.val();
             self.pgn[k].clock.next = self.clk.val();
             self.pgrad[k].clock.next = self.clk.val();
+        }
+        for k in 0..5 {
             self.pinc[k].clock.next = self.clk.val();
         }
         for k in 0..11 {
@@ -753,6 +759,8 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.pem[k].d.next = self.pem[k - 1].q.val();
             self.pgn[k].d.next = self.pgn[k - 1].q.val();
             self.pgrad[k].d.next = self.pgrad[k - 1].q.val();
+        }
+        for k in 1..5 {
             self.pinc[k].d.next = self.pinc[k - 1].q.val();
         }
         for k in 1..11 {
@@ -835,16 +843,20 @@ impl<const FB: usize> Logic for Timely<FB> {
         self.per[0].d.next = self.rr.e.val();
 
         // ---- Stage 9: the avg and neg loops ---------------------------------------
+        // A flow's first event starts from avg = 0: then avg - (avg >> k) +
+        // c is c, taken after the sum (not a mask before the shifter).
+        // (Its diff is 0, so neg stays 0 whatever the word.)
         self.av.next = self.t2.view.val().get_bits::<37>(0);
         self.nv.next = self.t2.view.val().get_bits::<4>(37);
-        if self.pfirst[1].q.val() {
-            self.av.next = 0.into();
-            self.nv.next = 0.into();
-        }
-        self.ash.next = self.av.val() >> self.pk[8].q.val();
+        // avg >> k, arithmetic: one shifter whose fill is the sign (a data
+        // input of its multiplexers, no select after it).
+        self.nav.next = !self.av.val();
+        self.avx.next = bit_cast::<74, 37>(self.av.val());
         if self.av.val().get_bit(36) {
-            self.ash.next = !((!self.av.val()) >> self.pk[8].q.val());
+            self.avx.next = !bit_cast::<74, 37>(self.nav.val());
         }
+        self.avs.next = self.avx.val() >> self.pk[8].q.val();
+        self.ash.next = self.avs.val().get_bits::<37>(0);
         // avg - ash + c = avg + ~ash + 1 + c: one carry-save level, the +1
         // in the carry vector's free bit 0, one adder.
         self.axs.next = self.av.val() ^ !self.ash.val() ^ self.c9.q.val();
@@ -853,7 +865,11 @@ impl<const FB: usize> Logic for Timely<FB> {
             | (!self.ash.val() & self.c9.q.val()))
             << 1)
             | bits::<37>(1);
-        self.anew.next = self.axs.val() + self.axc.val();
+        self.anr.next = self.axs.val() + self.axc.val();
+        self.anew.next = self.anr.val();
+        if self.pfirst[1].q.val() {
+            self.anew.next = self.c9.q.val();
+        }
         self.nnew.next = 0.into();
         if self.negd9.q.val() {
             self.nnew.next = self.nv.val() + 1;
@@ -982,19 +998,6 @@ impl<const FB: usize> Logic for Timely<FB> {
             self.dqm.next = bit_cast::<33, 31>(self.op20.q.val()) << 1;
         }
         self.dq.d.next = self.dqm.val() + 2;
-        // The clamp thresholds of an increase (stage 22, from 21): old + inc
-        // > max_rate is old > max_rate - inc, old + inc < min_rate is old <
-        // min_rate - inc (39-bit two's complement).
-        self.tumax22.d.next = (bit_cast::<39, 19>(self.pmax[20].q.val()) << 12)
-            - bit_cast::<39, 35>(self.pinc[4].q.val());
-        self.tumin22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 12)
-            - bit_cast::<39, 35>(self.pinc[4].q.val());
-        // Of the half clamp's value: ceil(old / 2) > max_rate is old > 2
-        // max_rate, ceil(old / 2) < min_rate is old < 2 min_rate - 1.
-        self.hmax22.d.next = bit_cast::<39, 19>(self.pmax[20].q.val()) << 13;
-        self.hmin22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 13) - bits::<39>(1);
-        self.mm22.d.next = self.pmax[20].q.val() < self.pmin[20].q.val();
-
         // ---- Stage 21: dec = round(rate_lag * x / 2^18) -----------------------------------
         // P + 2^17 = dp0 + (dp1 + dq) 2^16: one carry-save level; beside it
         // the same plus max_rate 2^30 and min_rate 2^30, so that the
@@ -1011,7 +1014,6 @@ impl<const FB: usize> Logic for Timely<FB> {
             << 1;
         self.dsum.next = self.dxs.val() + self.dxc.val();
         self.decw.next = self.dsum.val() >> 18;
-        self.dec22.d.next = self.decw.val().get_bits::<31>(0);
         self.dmx.next = bit_cast::<64, 19>(self.pmax[20].q.val()) << 30;
         self.dmn.next = bit_cast::<64, 19>(self.pmin[20].q.val()) << 30;
         self.hxs.next = self.dxs.val() ^ self.dxc.val() ^ self.dmx.val();
@@ -1026,51 +1028,74 @@ impl<const FB: usize> Logic for Timely<FB> {
             | (self.dxc.val() & self.dmn.val()))
             << 1;
         self.lsm.next = self.lxs.val() + self.lxc.val();
-        self.dmax22.d.next = self.hsm.val().get_bits::<39>(18);
-        self.dmin22.d.next = self.lsm.val().get_bits::<39>(18);
+        // The loop's operands, chosen by the branch. A decrease: `old - dec`
+        // with the tests `old - dec > max_rate`, `< min_rate` as `old >
+        // max_rate + dec`, `old < min_rate + dec` (summed above, before the
+        // shift), its half `ceil(old / 2)` tested as `old > 2 max_rate`,
+        // `old < 2 min_rate - 1`, and the half taken when `dec > old / 2`.
+        // An increase: `old + inc` as `old - (-inc)` (mod 2^31: a sum at or
+        // above 2^31 is above max_rate, clamped), tested as `old > max_rate
+        // - inc`, `old < min_rate - inc`; the half never taken.
+        self.thi22.d.next = self.hsm.val().get_bits::<39>(18);
+        self.tlo22.d.next = self.lsm.val().get_bits::<39>(18);
+        self.sub22.d.next = self.decw.val().get_bits::<31>(0);
+        self.dc22.d.next = self.decw.val().get_bits::<31>(0);
+        if !self.pbr[10].q.val().get_bit(0) {
+            self.thi22.d.next = (bit_cast::<39, 19>(self.pmax[20].q.val()) << 12)
+                - bit_cast::<39, 35>(self.pinc[4].q.val());
+            self.tlo22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 12)
+                - bit_cast::<39, 35>(self.pinc[4].q.val());
+            self.sub22.d.next = bits::<31>(0) - self.pinc[4].q.val().get_bits::<31>(0);
+            self.dc22.d.next = bits::<31>(0);
+        }
+        self.th22.d.next = bit_cast::<39, 19>(self.pmax[20].q.val()) << 13;
+        self.thl22.d.next = (bit_cast::<39, 19>(self.pmin[20].q.val()) << 13) - bits::<39>(1);
+        // The upper clamp's value: min_rate wins when max_rate < min_rate.
+        self.mq22.d.next = bit_cast::<31, 19>(self.pmax[20].q.val()) << 12;
+        if self.pmax[20].q.val() < self.pmin[20].q.val() {
+            self.mq22.d.next = bit_cast::<31, 19>(self.pmin[20].q.val()) << 12;
+        }
 
         // ---- Stage 22: the rate loop -------------------------------------------------------
         self.rb.rd_flow.next = self.pf[13].q.val();
         self.old.next = self.l_old.q.val();
-        // Every clamp test compares old with a threshold registered a cycle
-        // before (the sign of a 39-bit difference), side by side with the
-        // candidates' sums; the tests then select.
+        // Every chain starts at `old` and a register: the new value, the
+        // half, the half's test and four clamp tests (each the sign of a
+        // 39-bit difference), side by side. The half's test chooses which
+        // pair of clamp tests applies (`gt`, `lt`); the result is then one
+        // of four terms, exactly one selected.
         self.o39.next = bit_cast::<39, 31>(self.old.val());
-        self.s_up.next = bit_cast::<37, 31>(self.old.val()) + bit_cast::<37, 35>(self.pinc[5].q.val());
-        self.s_dn.next = self.old.val() - self.dec22.q.val();
-        self.half.next = (bit_cast::<37, 31>(self.old.val()) + 1) >> 1;
-        self.c_half.next = self.dec22.q.val() > (self.old.val() >> 1);
-        self.g_up.next = self.tumax22.q.val() - self.o39.val();
-        self.l_up.next = self.o39.val() - self.tumin22.q.val();
-        self.g_dn.next = self.dmax22.q.val() - self.o39.val();
-        self.l_dn.next = self.o39.val() - self.dmin22.q.val();
-        self.g_h.next = self.hmax22.q.val() - self.o39.val();
-        self.l_h.next = self.o39.val() - self.hmin22.q.val();
-        self.maxq.next = bit_cast::<37, 19>(self.pmax[21].q.val()) << 12;
-        self.minq.next = bit_cast::<37, 19>(self.pmin[21].q.val()) << 12;
-        self.r1.next = bit_cast::<37, 31>(self.s_dn.val());
-        self.gt.next = self.g_dn.val().get_bit(38);
-        self.lt.next = self.l_dn.val().get_bit(38);
+        self.s_r.next = self.old.val() - self.sub22.q.val();
+        self.half.next = (bit_cast::<32, 31>(self.old.val()) + 1) >> 1;
+        self.c_half.next = self.dc22.q.val() > (self.old.val() >> 1);
+        self.g_hi.next = self.thi22.q.val() - self.o39.val();
+        self.l_lo.next = self.o39.val() - self.tlo22.q.val();
+        self.g_h.next = self.th22.q.val() - self.o39.val();
+        self.l_h.next = self.o39.val() - self.thl22.q.val();
+        self.gt.next = self.g_hi.val().get_bit(38);
+        self.lt.next = self.l_lo.val().get_bit(38);
         if self.c_half.val() {
-            self.r1.next = self.half.val();
             self.gt.next = self.g_h.val().get_bit(38);
             self.lt.next = self.l_h.val().get_bit(38);
         }
-        if !self.pbr[11].q.val().get_bit(0) {
-            self.r1.next = self.s_up.val();
-            self.gt.next = self.g_up.val().get_bit(38);
-            self.lt.next = self.l_up.val().get_bit(38);
-        }
-        self.r2.next = self.r1.val();
-        self.lt2.next = self.lt.val();
+        self.minq.next = bit_cast::<31, 19>(self.pmin[21].q.val()) << 12;
+        self.v_max.next = 0.into();
         if self.gt.val() {
-            self.r2.next = self.maxq.val();
-            self.lt2.next = self.mm22.q.val();
+            self.v_max.next = self.mq22.q.val();
         }
-        self.r3.next = self.r2.val();
-        if self.lt2.val() {
-            self.r3.next = self.minq.val();
+        self.v_min.next = 0.into();
+        if !self.gt.val() & self.lt.val() {
+            self.v_min.next = self.minq.val();
         }
+        self.v_half.next = 0.into();
+        if !self.gt.val() & !self.lt.val() & self.c_half.val() {
+            self.v_half.next = self.half.val().get_bits::<31>(0);
+        }
+        self.v_s.next = 0.into();
+        if !self.gt.val() & !self.lt.val() & !self.c_half.val() {
+            self.v_s.next = self.s_r.val();
+        }
+        self.r3.next = self.v_max.val() | self.v_min.val() | self.v_half.val() | self.v_s.val();
         // The next event's start value (it is at 21): rb's view shows
         // the writes issued before this cycle, so the writes of the events
         // at 22 now (`r3`) and a cycle ago (`w_r`, issued now) are taken
@@ -1085,7 +1110,7 @@ impl<const FB: usize> Logic for Timely<FB> {
         }
         self.l_old.d.next = self.q_old.val();
         if self.e1.q.val() {
-            self.l_old.d.next = self.r3.val().get_bits::<31>(0);
+            self.l_old.d.next = self.r3.val();
         }
         // Of the events a cycle from now: at 21 and 22 (e1), at 21 and
         // the one whose write is then in `w_*` (e2), at 19 and that one (e4).
@@ -1104,7 +1129,7 @@ impl<const FB: usize> Logic for Timely<FB> {
         // The tables are written a cycle after the loop, from registers.
         self.w_v.d.next = self.pv[21].q.val();
         self.w_f.d.next = self.pf[21].q.val();
-        self.w_r.d.next = self.r3.val().get_bits::<31>(0);
+        self.w_r.d.next = self.r3.val();
         self.ra.we.next = self.w_v.q.val();
         self.ra.wflow.next = self.w_f.q.val();
         self.ra.wword.next = self.w_r.q.val();
@@ -1120,7 +1145,7 @@ impl<const FB: usize> Logic for Timely<FB> {
         self.o_grad.d.next = 0.into();
         if self.pv[21].q.val() {
             self.o_flow.d.next = self.pf[21].q.val();
-            self.o_rate.d.next = self.r3.val().get_bits::<31>(0);
+            self.o_rate.d.next = self.r3.val();
             self.o_branch.d.next = self.pbr[11].q.val();
             self.o_hai.d.next = self.phf[11].q.val();
             self.o_grad.d.next = self.pgrad[5].q.val();
@@ -1218,15 +1243,15 @@ pub const LINT_WAIVERS: &[(&str, &str)] = &[
     ("vw", "bits 63:18: v = round(u * beta / 2^16) < 2^18 (u <= 2^17, beta < 2^17)"),
     ("incw", "bits 63:35: m * ai * delta / 2^5 < 2^23 * 2^17 / 2^5 = 2^35"),
     ("decw", "bits 63:31: rate_lag * x / 2^18 <= rate_lag / 2 < 2^30"),
-    ("g_up", "bits 37:0: a clamp test, its sign only"),
-    ("l_up", "bits 37:0: a clamp test, its sign only"),
-    ("g_dn", "bits 37:0: a clamp test, its sign only"),
-    ("l_dn", "bits 37:0: a clamp test, its sign only"),
+    ("g_hi", "bits 37:0: a clamp test, its sign only"),
+    ("l_lo", "bits 37:0: a clamp test, its sign only"),
     ("g_h", "bits 37:0: a clamp test, its sign only"),
     ("l_h", "bits 37:0: a clamp test, its sign only"),
     ("hsm", "bits 17:0 and 63:57: max_rate + dec = hsm >> 18 < 2^32"),
     ("lsm", "bits 17:0 and 63:57: min_rate + dec = lsm >> 18 < 2^32"),
-    ("r3", "bits 36:31: the clamped rate is at most max(max_rate, min_rate) * 2^12 < 2^31"),
+    ("half", "bit 31: ceil(old / 2) < 2^30"),
+    ("pmax$21$q", "the event's max_rate at stage 22: read by the formal wrapper only (formal/timely)"),
+    ("avs", "bits 73:37: the shifted word's low 37 bits are ash"),
     ("t1$pre", "no loop compares a table's stage-6 word a cycle early"),
     ("t2$pre", "no loop compares a table's stage-6 word a cycle early"),
     ("ra$pre", "no loop compares a table's stage-6 word a cycle early"),
