@@ -336,10 +336,9 @@ const SAT_EDGE: &str = "at w = 2^17 the saturated value and w[17:0] are both 2^1
 /// each with its reason.
 const EQUIVALENT_TIMELY: &[Equivalent] = &[
     // The rate loop (2026-12-03).
-    eq_in("", "width-truncated ccrtl_timely.dc22$* [30:0] -> [29:0]", "", "dec <= rate_lag / 2 < 2^30 (decw's waiver): bit 30 is 0"),
-    eq_in("", "width-truncated ccrtl_timely__dc22.q [30:0] -> [29:0]", "", "dec <= rate_lag / 2 < 2^30 (decw's waiver): bit 30 is 0"),
-    eq_in("", "width-truncated ccrtl_timely.th22$* [38:0] -> [37:0]", "", "2 max_rate 2^12 < 2^32, never negative: bit 38 is 0"),
-    eq_in("", "width-truncated ccrtl_timely__th22.q [38:0] -> [37:0]", "", "2 max_rate 2^12 < 2^32, never negative: bit 38 is 0"),
+    // The register's d and q, and its module's q.
+    eq_in("", "width-truncated ccrtl_timely*dc22* [30:0] -> [29:0]", "", "dec <= rate_lag / 2 < 2^30 (decw's waiver): bit 30 is 0"),
+    eq_in("", "width-truncated ccrtl_timely*th22* [38:0] -> [37:0]", "", "2 max_rate 2^12 < 2^32, never negative: bit 38 is 0"),
     eq_in("", "width-truncated ccrtl_timely.half [31:0] -> [30:0]", "", "ceil(old / 2) < 2^30: bit 31 is 0"),
     eq_in("", "width-truncated ccrtl_timely.v_half [30:0] -> [29:0]", "", "ceil(old / 2) <= 2^30 - 2^11 (old <= (2^19 - 1) 2^12): bit 30 is 0"),
     eq_in("", "width-truncated ccrtl_timely.o39 [38:0] -> [37:0]", "", "old zero-extended from 31 bits: bit 38 is 0"),
