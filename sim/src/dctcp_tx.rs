@@ -40,8 +40,8 @@
 //! are random, not 0.
 
 use ccrtl_golden::dctcp_tx::{
-    after, DctcpTx, DctcpTxConfig, DctcpTxIn, DctcpTxOut, DctcpTxParams, DctcpTxShape, CUT_LAG,
-    CWND_MAX, SUPPORTED_FLOW_BITS,
+    after, DctcpTx, DctcpTxConfig, DctcpTxIn, DctcpTxOut, DctcpTxParams, DctcpTxShape, FlowState,
+    CUT_LAG, CWND_MAX, SUPPORTED_FLOW_BITS,
 };
 use serde::Deserialize;
 
@@ -241,6 +241,18 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
         } else if marked == st.acked.saturating_add(d) {
             cov.hit(WINDOW_ALL_MARKED);
         }
+        // M = marked 2^10 / acked exact, its lowest 1 at bit 2, 1 or 0:
+        // the divider's last three tests meet 2 rem = acked.
+        let acked = u64::from(st.acked.saturating_add(d));
+        let num = u64::from(marked) << 10;
+        if marked > 0 && num % acked == 0 {
+            match (num / acked).trailing_zeros() {
+                2 => cov.hit(WINDOW_EXACT_BIT_2),
+                1 => cov.hit(WINDOW_EXACT_BIT_1),
+                0 => cov.hit(WINDOW_EXACT_BIT_0),
+                _ => {}
+            }
+        }
         if p.gshift == 0 {
             cov.hit(GSHIFT_0);
         } else if p.gshift >= 10 {
@@ -365,6 +377,9 @@ const COVER: &[&str] = &[
     "first ACK of a flow in the cycle after a write of init_cwnd, cwnd_min or cwnd_max",
     "slow-start increase of 2 mss in the cycle after a write of mss",
     "slow-start increase of a cwnd of 2^23 bytes or more",
+    "window end with marked / acked = odd / 2^8 (M exact, its lowest 1 at bit 2)",
+    "window end with marked / acked = odd / 2^9 (M exact, its lowest 1 at bit 1)",
+    "window end with marked / acked = odd / 2^10 (M exact, its lowest 1 at bit 0)",
 ];
 const FIRST: usize = 0;
 const FIRST_PAST_NXT: usize = 1;
@@ -410,6 +425,9 @@ const CFG_IGNORED: usize = 51;
 const FIRST_AFTER_WINDOW_WRITE: usize = 52;
 const SLOW_START_2MSS_AFTER_MSS_WRITE: usize = 53;
 const SLOW_START_ABOVE_2_23: usize = 54;
+const WINDOW_EXACT_BIT_2: usize = 55;
+const WINDOW_EXACT_BIT_1: usize = 56;
+const WINDOW_EXACT_BIT_0: usize = 57;
 
 /// The front-end points ([`FrontPoints`]).
 const FRONT: FrontPoints = FrontPoints {
@@ -855,9 +873,52 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             i.ack_seq = una.wrapping_add(1 + self.rng.upto(flight - 1));
             i.ack_ece = true;
         }
+        // Now and then a window end whose fraction is exact: marked /
+        // acked = o / 2^j, o odd, j in 1..=10. The divider's test at
+        // quotient bit 10 - j then meets 2 rem = acked, which random byte
+        // counts almost never give for j >= 8 (a survivor of `>=` -> `>`
+        // at bit 2 failed CI).
+        if !big_ack && !force_cut && st.marked > 0 && self.rng.chance(16) {
+            if let Some(b) = self.exact_window_end(&st) {
+                let a = una.wrapping_add(b);
+                i.ack_seq = a;
+                i.ack_ece = false;
+                if after(a, nxt) {
+                    self.nxt[fi] = a;
+                }
+                i.ack_snd_nxt = self.nxt[fi];
+                return;
+            }
+        }
         if !big_ack && !force_cut && self.rng.upto(255) == 0 {
             i.ack_snd_nxt = i.ack_seq.wrapping_sub(self.rng.upto(3));
         }
+    }
+}
+
+impl DctcpTxStimulus {
+    /// The bytes `b` of an unmarked ACK that ends `st`'s window with
+    /// `marked / (acked + b) = o / 2^j` (o odd, j in 1..=10): `acked + b =
+    /// (marked / o) 2^j` with o 1 or marked's odd part; `None` when no `b`
+    /// in `1..=2^30` both gives that and passes the window's end.
+    fn exact_window_end(&mut self, st: &FlowState) -> Option<u32> {
+        let (mk, ac) = (u64::from(st.marked), u64::from(st.acked));
+        let odd = mk >> mk.trailing_zeros();
+        let j0 = self.rng.range(1, 10);
+        for t in 0..10 {
+            let j = (j0 - 1 + t) % 10 + 1;
+            for o in [odd, 1] {
+                let total = (mk / o) << j;
+                if total <= ac || total - ac > 1 << 30 {
+                    continue;
+                }
+                let b = (total - ac) as u32;
+                if after(st.snd_una.wrapping_add(b), st.window_end) {
+                    return Some(b);
+                }
+            }
+        }
+        None
     }
 }
 
