@@ -102,6 +102,7 @@ impl BlockTests for DctcpTxBlock {
     }
 
     const EQUIVALENT: &'static [Equivalent] = EQUIVALENT_DCTCP_TX;
+    const UNEXAMINED: &'static [Equivalent] = UNEXAMINED_DCTCP_TX;
 
     /// The cut flag is not cleared at a window end: a flow cuts once and
     /// never again.
@@ -177,6 +178,19 @@ fn hand_written_loop_bugs_are_caught() {
     common::conformance::hand_written_bugs_are_caught::<DctcpTxBlock>(&c, bugs, 1_000_000);
 }
 
+/// Survivors of the partial full run of 2026-12-03 (every class, stopped
+/// after about 30 minutes, in the top module's lines) not examined yet:
+/// not drawn by the fast tier's sample; the deep tier fails on them.
+const UNEXAMINED_2026_12_03: &str =
+    "survived 1e6 cycles of every power-up seed (2026-12-03); not examined yet";
+
+const UNEXAMINED_DCTCP_TX: &[Equivalent] = &[
+    common::conformance::eq_in("ccrtl_dctcp_tx", "delete statement", "ahead_una = au_una$q;", UNEXAMINED_2026_12_03),
+    common::conformance::eq_in("ccrtl_dctcp_tx", "delete statement", "ahead_wend = aw_wend$q;", UNEXAMINED_2026_12_03),
+    common::conformance::eq_in("ccrtl_dctcp_tx", "delete statement", "ahead_wend = au_seq$q;", UNEXAMINED_2026_12_03),
+    common::conformance::eq_in("", "width-truncated ccrtl_dctcp_tx.mk_plain [31:0] -> [30:0]", "", UNEXAMINED_2026_12_03),
+];
+
 /// The tables' stage-6 words other than t1a's.
 const PRE_UNREAD: &str = "this table's pre is not read (only t1a's stage-6 word is compared a cycle early)";
 
@@ -190,6 +204,19 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         "> -> >=",
         "if (init20$q > max20$q) begin",
         "clamp(init_cwnd): with init_cwnd = cwnd_max both branches give cwnd_max",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "< -> <=",
+        "if (max20$q < min20$q) begin",
+        "the clamp's floor min(cwnd_min, cwnd_max): at cwnd_max = cwnd_min both branches give it",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "< -> <=",
+        "if (init20$q < min20$q) begin",
+        "clamp(init_cwnd): at init_cwnd = cwnd_min the floor min(cwnd_min, cwnd_max) is init_cwnd, \
+         or cwnd_max < init_cwnd, which the ceiling's test then gives either way",
     ),
     common::conformance::eq_in(
         "ccrtl_dctcp_tx",
@@ -431,6 +458,93 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         "b_b$0$d = ((32'hffffff) & 24'hffffff);",
         "rust-hdl's mask of a constant by itself: both operands are 0xffffff",
     ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "32'h1 -> 32'h2",
+        "d_q$1$d = (d_q$0$q << 32'h1) | ((32'h1) & 11'h7ff);",
+        "the shift of d_q[0], which is 0 whenever the second quotient bit is set (as for \
+         << -> >> on this line)",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "32'hffffffff -> 32'h0",
+        "a_neg$d = ((32'h0) & 32'hffffffff) - a_seq$5$q;",
+        "the mask of a constant 0",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "delete statement",
+        "cdn = 1'b0;",
+        "a first ACK's flow is not seen, and a flow not seen has its cut flag 0: the \
+         clearing writes the word {cut flag, seen} as 0 and every later write sets seen",
+    ),
+    common::conformance::eq_in(
+        "ccrtl_dctcp_tx",
+        "32'h0 -> 32'h1",
+        "t3b$wword = 32'h0;",
+        "the clearing's word {seen, ca} with ca = 1: seen (bit 24) stays 0, and a flow not \
+         seen takes ca = 0 at its first ACK whatever its word's ca",
+    ),
+    // Top bits of carry-chain locals (hdl/src/dctcp_tx.rs, their
+    // declarations) that their operands' bounds keep 0.
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.r_sum [39:0] -> [38:0]",
+        reason: "bit 39 is always 0: base * alpha10 <= (2^24 - 1) 2^10 < 2^34",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.s_*_cut [39:0] -> [38:0]",
+        reason: "bit 39 is always 0: base * alpha10 + (cwnd_max + 1 or cwnd_min) 2^11 < 2^34 + 2^35",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.max1_22 [25:0] -> [24:0]",
+        reason: "bit 25 is always 0: cwnd_max + 1 <= 2^24",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.x_cut [25:0] -> [24:0]",
+        reason: "bit 25 is never read: only x_cut[23:0] is, and only when the clamp tests \
+                 (x_cut_lo, x_cut_hi) keep it",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.x_ss [25:0] -> [24:0]",
+        reason: "bit 25 is always 0: cwnd + min(b, 2 mss) < 2^24 + 2^17",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.x_ca [25:0] -> [24:0]",
+        reason: "bit 25 is always 0: cwnd + mss < 2^24 + 2^16",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.ca_sum [25:0] -> [24:0]",
+        reason: "bit 25 is always 0: ca + min(b, 2^24 - 1) < 2^25",
+        nth: 0,
+    },
+    Equivalent {
+        module: "",
+        original: "",
+        change: "width-truncated ccrtl_dctcp_tx.csa_c [25:0] -> [24:0]",
+        reason: "bit 25 is the majority of bit 24 of ca, b and ~cwnd, and the first two are \
+                 0 (24-bit values): always 0",
+        nth: 0,
+    },
     common::conformance::eq_in(
     "ccrtl_dctcp_tx",
     "<< -> >>",
