@@ -238,6 +238,7 @@ const EQUIVALENT_DCTCP_TX: &[Equivalent] = &[
         "both operands are 2^24 - 1",
     ),
     common::conformance::eq_in("", "width-truncated ccrtl_dctcp_tx.t1c$pre [1:0] -> [0:0]", "", PRE_UNREAD),
+    common::conformance::eq_in("ccrtl_dctcp_tx__t1c", "width-truncated ccrtl_dctcp_tx__t1c.pre [*", "", PRE_UNREAD),
     common::conformance::eq_in("ccrtl_dctcp_tx", "width-truncated ccrtl_dctcp_tx.t1b$pre [*", "", PRE_UNREAD),
     common::conformance::eq_in("ccrtl_dctcp_tx__t1b", "width-truncated ccrtl_dctcp_tx__t1b.pre [*", "", PRE_UNREAD),
     common::conformance::eq_in("ccrtl_dctcp_tx", "width-truncated ccrtl_dctcp_tx.t2$pre [*", "", PRE_UNREAD),
