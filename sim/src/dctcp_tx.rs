@@ -497,6 +497,9 @@ pub struct DctcpTxStimulus {
     ss_next: Option<u32>,
     /// The write of mss after the clearing is still to come.
     mss_fresh: bool,
+    /// A flow whose first ACK, this cycle, came after its SND.NXT: its
+    /// next ACK, in the next cycle, is 2^31 - 1 ahead.
+    far_next: Option<u32>,
 }
 
 impl DctcpTxStimulus {
@@ -592,6 +595,7 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             last_write: None,
             queued: Vec::new(),
             ss_next: None,
+            far_next: None,
             mss_fresh: false,
         };
         for f in 0..flows as usize {
@@ -718,6 +722,18 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             Some((f, c)) if !i.rst => (Some(f), c),
             _ => (None, false),
         };
+        // The ACK after a first ACK past SND.NXT (its window ends at its
+        // SEG.ACK, the sequence loop's forwarded test against it), one
+        // cycle later and 2^31 - 1 ahead of it: the distances past
+        // SND.NXT sum to 2^31 or more, so a test against SND.NXT instead
+        // of SEG.ACK would differ (a survivor of the mutant run).
+        let mut far = false;
+        if let Some(f) = self.far_next.take() {
+            if revisit.is_none() && !i.rst {
+                revisit = Some(f);
+                far = true;
+            }
+        }
         // After a write of a window register: a flow not seen yet, if one
         // of a few random ones is; after mss, a flow in slow start; after
         // gshift, a hot flow.
@@ -818,6 +834,9 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                 _ => i.ack_seq.wrapping_add(self.rng.upto(100_000)),
             };
             self.nxt[fi] = i.ack_snd_nxt;
+            if after(i.ack_seq, i.ack_snd_nxt) && self.rng.chance(32) {
+                self.far_next = Some(f);
+            }
             return;
         };
         // The transport sends: SND.NXT moves ahead of SND.UNA.
@@ -872,6 +891,13 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
         if force_cut && flight > 0 {
             i.ack_seq = una.wrapping_add(1 + self.rng.upto(flight - 1));
             i.ack_ece = true;
+        }
+        if far {
+            let a = una.wrapping_add((1 << 31) - 1);
+            i.ack_seq = a;
+            i.ack_snd_nxt = a;
+            self.nxt[fi] = a;
+            return;
         }
         // Now and then a window end whose fraction is exact: marked /
         // acked = o / 2^j, o odd, j in 1..=10. The divider's test at
