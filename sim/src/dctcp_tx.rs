@@ -236,6 +236,9 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
     if r.window_ended {
         cov.hit(WINDOW_END);
         let marked = st.marked.saturating_add(if i.ack_ece { d } else { 0 });
+        if !i.ack_ece && st.marked >= 1 << 31 {
+            cov.hit(WINDOW_MARKED_2_31);
+        }
         if marked == 0 {
             cov.hit(WINDOW_NONE_MARKED);
         } else if marked == st.acked.saturating_add(d) {
@@ -297,11 +300,17 @@ fn cover(g: &DctcpTx, prev: &DctcpTxIn, i: &DctcpTxIn, cov: &mut Coverage) {
             }
         } else if after_ack.ca_acc < st.ca_acc.saturating_add(b.min(CWND_MAX)).min(CWND_MAX) {
             cov.hit(CA_STEP);
+            if after_ack.ca_acc == 0 && st.ca_acc.saturating_add(b) == st.cwnd {
+                cov.hit(CA_STEP_EXACT);
+            }
             if st.ca_acc + b.min(CWND_MAX) > CWND_MAX {
                 cov.hit(CA_SATURATED);
             }
         } else {
             cov.hit(CA_NO_STEP);
+            if Some(st.ca_acc.saturating_add(b)) == st.cwnd.checked_sub(1) {
+                cov.hit(CA_SHORT_BY_1);
+            }
         }
     } else if !r.cut {
         cov.hit(NO_INCREASE_AFTER_CUT);
@@ -380,6 +389,9 @@ const COVER: &[&str] = &[
     "window end with marked / acked = odd / 2^8 (M exact, its lowest 1 at bit 2)",
     "window end with marked / acked = odd / 2^9 (M exact, its lowest 1 at bit 1)",
     "window end with marked / acked = odd / 2^10 (M exact, its lowest 1 at bit 0)",
+    "byte-counting step with ca + b = cwnd exactly (remainder 0)",
+    "byte counting without a step, ca + b = cwnd - 1",
+    "window end by an unmarked ACK with 2^31 bytes or more marked",
 ];
 const FIRST: usize = 0;
 const FIRST_PAST_NXT: usize = 1;
@@ -428,6 +440,9 @@ const SLOW_START_ABOVE_2_23: usize = 54;
 const WINDOW_EXACT_BIT_2: usize = 55;
 const WINDOW_EXACT_BIT_1: usize = 56;
 const WINDOW_EXACT_BIT_0: usize = 57;
+const CA_STEP_EXACT: usize = 58;
+const CA_SHORT_BY_1: usize = 59;
+const WINDOW_MARKED_2_31: usize = 60;
 
 /// The front-end points ([`FrontPoints`]).
 const FRONT: FrontPoints = FrontPoints {
@@ -500,6 +515,9 @@ pub struct DctcpTxStimulus {
     /// A flow whose first ACK, this cycle, came after its SND.NXT: its
     /// next ACK, in the next cycle, is 2^31 - 1 ahead.
     far_next: Option<u32>,
+    /// A window of 2^31 marked bytes under way: its flow, its first
+    /// SEG.ACK `a0` and the step of it next (1 to 4).
+    long: Option<(u32, u32, u8)>,
 }
 
 impl DctcpTxStimulus {
@@ -596,6 +614,7 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             queued: Vec::new(),
             ss_next: None,
             far_next: None,
+            long: None,
             mss_fresh: false,
         };
         for f in 0..flows as usize {
@@ -623,6 +642,7 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             i.rst = true;
             self.since_reset = 0;
             self.revisit.clear();
+            self.long = None;
             if self.reset_left == 0 && self.reset_in == 0 {
                 self.reset_in = self.reset_gap();
             }
@@ -734,6 +754,15 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                 far = true;
             }
         }
+        let mut long = None;
+        if let Some((f, a0, k)) = self.long.take() {
+            if revisit.is_none() && !i.rst {
+                revisit = Some(f);
+                long = Some((a0, k));
+            } else {
+                self.long = Some((f, a0, k));
+            }
+        }
         // After a write of a window register: a flow not seen yet, if one
         // of a few random ones is; after mss, a flow in slow start; after
         // gshift, a hot flow.
@@ -833,12 +862,43 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
                 1 => i.ack_seq,
                 _ => i.ack_seq.wrapping_add(self.rng.upto(100_000)),
             };
+            if self.long.is_none() && self.rng.chance(64) {
+                // The start of a window of 2^31 marked bytes (SND.NXT
+                // 2^31 ahead, still acceptable).
+                i.ack_snd_nxt = i.ack_seq.wrapping_add(1 << 31);
+                self.long = Some((f, i.ack_seq, 1));
+            }
             self.nxt[fi] = i.ack_snd_nxt;
             if after(i.ack_seq, i.ack_snd_nxt) && self.rng.chance(32) {
                 self.far_next = Some(f);
             }
             return;
         };
+        // A window of 2^31 marked bytes: an ECE ACK 2^31 - 1 past its
+        // start, one of 1 byte at its end (2^31 marked), an unmarked ACK
+        // past it that ends the window (the plain marked count's bit 31
+        // at the divider), then an ECE ACK in the next window that cuts
+        // with the alpha it gave.
+        if let Some((a0, k)) = long {
+            let una = st.snd_una;
+            let (a, nxt, ece) = match k {
+                1 => (a0.wrapping_add((1 << 31) - 1), a0.wrapping_add(1 << 31), true),
+                2 => (a0.wrapping_add(1 << 31), a0.wrapping_add(1 << 31), true),
+                3 => {
+                    let a = una.wrapping_add(self.rng.range(1, 5_000));
+                    (a, a.wrapping_add(10_000), false)
+                }
+                _ => (una.wrapping_add(self.rng.range(1, 5_000)), self.nxt[fi], true),
+            };
+            i.ack_seq = a;
+            i.ack_snd_nxt = nxt;
+            i.ack_ece = ece;
+            self.nxt[fi] = nxt;
+            if k < 4 {
+                self.long = Some((f, a0, k + 1));
+            }
+            return;
+        }
         // The transport sends: SND.NXT moves ahead of SND.UNA.
         let una = st.snd_una;
         let mut nxt = self.nxt[fi];
@@ -898,6 +958,29 @@ impl Stimulus<DctcpTxBlock> for DctcpTxStimulus {
             i.ack_snd_nxt = a;
             self.nxt[fi] = a;
             return;
+        }
+        // Now and then a byte-counting ACK that brings ca + b to cwnd - 1
+        // or cwnd exactly: the step's test ca + b >= cwnd and its
+        // remainder ca + b - cwnd are off by one there only (a reset of ca
+        // to 1 instead of 0 survived a CI sample, and a +1 of the step's
+        // carry as +2 the full run).
+        if !big_ack
+            && !force_cut
+            && !st.cut_done
+            && st.cwnd >= st.ssthresh
+            && self.rng.chance(16)
+        {
+            let b = st.cwnd.saturating_sub(st.ca_acc).saturating_sub(self.rng.upto(1));
+            if (1..1 << 30).contains(&b) {
+                let a = una.wrapping_add(b);
+                i.ack_seq = a;
+                i.ack_ece = false;
+                if after(a, nxt) {
+                    self.nxt[fi] = a;
+                }
+                i.ack_snd_nxt = self.nxt[fi];
+                return;
+            }
         }
         // Now and then a window end whose fraction is exact: marked /
         // acked = o / 2^j, o odd, j in 1..=10. The divider's test at
