@@ -565,6 +565,8 @@ pub struct TimelyStimulus {
     last_write: Option<u32>,
     /// `hai_thresh` before the last write of it.
     ht_before: u32,
+    /// A reset since the last write of init_rate on a cleared table.
+    init_fresh: bool,
 }
 
 impl TimelyStimulus {
@@ -836,6 +838,7 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
             after_reset: false,
             last_write: None,
             ht_before: 0,
+            init_fresh: false,
         };
         s.clock = s.rng.next_u32();
         s.reset_left = 2 + s.rng.upto(2);
@@ -859,6 +862,7 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
             self.reset_left -= 1;
             i.rst = true;
             self.burst = None;
+            self.init_fresh = true;
             if self.reset_left == 0 && self.reset_in == 0 {
                 self.reset_in = self.reset_gap();
             }
@@ -890,6 +894,14 @@ impl Stimulus<TimelyBlock> for TimelyStimulus {
         }
         if self.reset_left == 0 && self.reset_in <= 24 && self.rng.chance(64) {
             self.write(g, i);
+        }
+        // Once the table is cleared after a reset, a write of init_rate
+        // (the next cycle's event is then a flow's first: with 16 flows
+        // every flow was seen before a random write of it came, and the
+        // point was missed, CCRTL_TEST_SEED=29938803).
+        if self.init_fresh && !i.rst && g.ready() {
+            self.init_fresh = false;
+            self.write_at(g, i, 10);
         }
         if self.rng.upto(8191) == 0 {
             self.load_64 = self.rng.pick(&[8, 32, 48, 60, 64]);
